@@ -1,0 +1,12 @@
+import { systemRoutes } from './system.js';
+
+/**
+ * Every route svc serves. The server binds routes only from this table, the OpenAPI document is generated
+ * from it, and access checks read their rules from it.
+ */
+export const routes = {
+  ...systemRoutes,
+} as const;
+
+export type Routes = typeof routes;
+export type RouteId = keyof Routes;

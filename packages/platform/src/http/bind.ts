@@ -1,0 +1,140 @@
+import type { RouteDef, RouteInput, RouteOutput } from '@svc/contract';
+import { toRouterPath } from '@svc/contract';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import type { z } from 'zod';
+import { AppError } from '../errors.js';
+
+export interface CookieOptions {
+  httpOnly?: boolean;
+  secure?: boolean;
+  sameSite?: 'lax' | 'strict' | 'none';
+  path?: string;
+  maxAge?: number;
+  expires?: Date;
+}
+
+/** What a handler may do to its response besides returning the body. */
+export interface ReplyControl {
+  status(code: number): void;
+  header(name: string, value: string): void;
+  cookie(name: string, value: string, opts: CookieOptions): void;
+  clearCookie(name: string, opts?: CookieOptions): void;
+  redirect(url: string, code?: number): void;
+}
+
+export interface RequestContext<P> {
+  requestId: string;
+  ip: string;
+  log: Logger;
+  principal: P;
+  /** Lower-case header names. */
+  headers: Readonly<Record<string, string | string[] | undefined>>;
+  cookies: Readonly<Record<string, string | undefined>>;
+  protocol: 'http' | 'https';
+  reply: ReplyControl;
+}
+
+export type Handler<R extends RouteDef, P> = (
+  ctx: RequestContext<P>,
+  input: RouteInput<R>,
+) => RouteOutput<R> | Promise<RouteOutput<R>>;
+
+export type Handlers<T extends Record<string, RouteDef>, P> = { [K in keyof T]: Handler<T[K], P> };
+
+/** Decides who is calling and whether they may; throws AppError (401/402/403/429) to refuse. */
+export type Gate<P> = (req: FastifyRequest, reply: FastifyReply, route: RouteDef) => Promise<P>;
+
+export interface BindOptions<T extends Record<string, RouteDef>, P> {
+  routes: T;
+  handlers: Handlers<T, P>;
+  gate: Gate<P>;
+  /** Check each JSON response against its schema (tests): a handler that drifts from the contract fails. */
+  validateResponses?: boolean;
+}
+
+const contentTypes: Record<string, string> = {
+  html: 'text/html; charset=utf-8',
+  text: 'text/plain; charset=utf-8',
+  javascript: 'text/javascript; charset=utf-8',
+  css: 'text/css; charset=utf-8',
+  binary: 'application/octet-stream',
+};
+
+function parse(where: 'params' | 'query' | 'body', schema: z.ZodType | undefined, value: unknown): unknown {
+  if (!schema) return undefined;
+  const r = schema.safeParse(where === 'body' && value === undefined ? {} : (value ?? {}));
+  if (r.success) return r.data;
+  const issues = r.error.issues.map((i) => ({
+    location: where,
+    field: i.path.length > 0 ? i.path.join('.') : '(whole body)',
+    message: i.message,
+  }));
+  const named = issues
+    .slice(0, 3)
+    .map((i) => `${i.field} (${i.message})`)
+    .join('; ');
+  const more = issues.length > 3 ? `; and ${issues.length - 3} more` : '';
+  throw new AppError('validation_failed', `Invalid ${where === 'body' ? 'request body' : where}: ${named}${more}.`, {
+    issues,
+  });
+}
+
+function replyControl(reply: FastifyReply, onRedirect: (url: string, code: number) => void): ReplyControl {
+  return {
+    status: (code) => void reply.code(code),
+    header: (name, value) => void reply.header(name, value),
+    cookie: (name, value, opts) => void reply.setCookie(name, value, opts),
+    clearCookie: (name, opts) => void reply.clearCookie(name, opts),
+    redirect: onRedirect,
+  };
+}
+
+/** Registers every route of the table with its handler: validation, access gate, response by kind. */
+export function bindRoutes<T extends Record<string, RouteDef>, P>(app: FastifyInstance, opts: BindOptions<T, P>): void {
+  for (const [id, route] of Object.entries(opts.routes) as [keyof T & string, RouteDef][]) {
+    const handler = opts.handlers[id] as unknown as Handler<RouteDef, P>;
+    if (typeof handler !== 'function') throw new Error(`No handler for route ${id}`);
+    const kind = route.responseKind ?? 'json';
+    const status = route.status ?? (kind === 'empty' ? 204 : 200);
+    app.route({
+      method: route.method,
+      url: toRouterPath(route.path),
+      config: { routeId: id, route },
+      handler: async (req, reply) => {
+        const principal = await opts.gate(req, reply, route);
+        const input = {
+          params: parse('params', route.params, req.params),
+          query: parse('query', route.query, req.query),
+          body: parse('body', route.body, req.body),
+        } as RouteInput<RouteDef>;
+        let redirectTo: { url: string; code: number } | undefined;
+        reply.code(status);
+        const ctx: RequestContext<P> = {
+          requestId: req.id,
+          ip: req.ip,
+          log: req.log as unknown as Logger,
+          principal,
+          headers: req.headers,
+          cookies: (req as FastifyRequest & { cookies?: Record<string, string | undefined> }).cookies ?? {},
+          protocol: req.protocol === 'https' ? 'https' : 'http',
+          reply: replyControl(reply, (url, code = 302) => {
+            redirectTo = { url, code };
+          }),
+        };
+        const out = await handler(ctx, input);
+        if (redirectTo) return reply.redirect(redirectTo.url, redirectTo.code);
+        if (kind === 'empty') return reply.send();
+        if (kind === 'json') {
+          if (opts.validateResponses && route.response) {
+            const r = route.response.safeParse(out);
+            if (!r.success) throw new Error(`Response of ${id} breaks its contract: ${r.error.message}`);
+          }
+          return reply.type('application/json; charset=utf-8').send(JSON.stringify(out));
+        }
+        if (!reply.hasHeader('content-type')) reply.type(contentTypes[kind] ?? 'application/octet-stream');
+        return reply.send(kind === 'binary' ? Buffer.from(out as Uint8Array) : out);
+      },
+    });
+  }
+}

@@ -1,0 +1,99 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../errors.js';
+
+interface PathPattern {
+  method: string;
+  regex: RegExp;
+}
+
+export interface ErrorHandlingOptions {
+  /** The routes the app serves, so a known path with the wrong method answers 405 rather than 404. */
+  routes: readonly { method: string; path: string }[];
+}
+
+function compile(path: string): RegExp {
+  const escaped = path
+    .split(/\{[A-Za-z0-9_]+\}/)
+    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('[^/]+');
+  return new RegExp(`^${escaped}$`);
+}
+
+/** Maps framework errors (body parsing, limits) to svc's closed error codes. */
+export function toAppError(err: FastifyError | Error): AppError | undefined {
+  if (err instanceof AppError) return err;
+  const e = err as FastifyError;
+  switch (e.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new AppError('payload_too_large', 'The request body is larger than this endpoint accepts.');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new AppError(
+        'unsupported_media_type',
+        'This endpoint accepts JSON: send the body with Content-Type: application/json.',
+      );
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new AppError('invalid_json', 'The body is empty but Content-Type says JSON: send a JSON document.');
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new AppError('bad_request', 'The Content-Length header does not match the body.');
+  }
+  if (err instanceof SyntaxError && e.statusCode === 400) {
+    return new AppError('invalid_json', `The body is not valid JSON: ${err.message}.`);
+  }
+  if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
+    return new AppError('bad_request', e.message);
+  }
+  return undefined;
+}
+
+function send(reply: FastifyReply, err: AppError): FastifyReply {
+  for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
+  return reply.code(err.status).type('application/json; charset=utf-8').send(err.toBody());
+}
+
+/**
+ * One place that turns every failure into the JSON error body, sets X-Request-Id on every response,
+ * and answers unknown paths (404) and known paths with the wrong method (405).
+ */
+export function installErrorHandling(app: FastifyInstance, opts: ErrorHandlingOptions): void {
+  const patterns: PathPattern[] = opts.routes.map((r) => ({ method: r.method, regex: compile(r.path) }));
+
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+  });
+
+  app.setErrorHandler((err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
+    const known = toAppError(err);
+    if (known) {
+      if (known.status >= 500) req.log.error({ err }, known.message);
+      return send(reply, known);
+    }
+    req.log.error({ err, reqId: req.id }, 'unhandled error');
+    return send(
+      reply,
+      new AppError(
+        'internal',
+        `Something went wrong inside svc. The logs have the details under request id ${req.id}.`,
+      ),
+    );
+  });
+
+  app.setNotFoundHandler((req, reply) => {
+    const path = req.url.split('?')[0] ?? '/';
+    const allowed = patterns.filter((p) => p.regex.test(path)).map((p) => p.method);
+    if (allowed.length > 0) {
+      const methods = [...new Set(allowed.includes('GET') ? [...allowed, 'HEAD'] : allowed)].sort();
+      return send(
+        reply,
+        new AppError(
+          'method_not_allowed',
+          `${req.method} is not allowed on ${path}; use ${methods.join(', ')}.`,
+          {
+            allowed: methods,
+          },
+          { allow: methods.join(', ') },
+        ),
+      );
+    }
+    return send(reply, new AppError('not_found', `There is no endpoint at ${req.method} ${path}.`));
+  });
+}

@@ -1,0 +1,2 @@
+export * from './bind.js';
+export * from './errors.js';
