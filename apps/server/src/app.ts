@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
-import { buildOpenApi, type Feature, routes } from '@svc/contract';
+import { type Feature, monitoringOpenApi, routes } from '@svc/contract';
 import { bindRoutes, type Clock, installErrorHandling, type Logger, systemClock } from '@svc/platform';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import { createAreas } from './areas/index.js';
@@ -52,11 +52,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(fastifyCookie);
   installErrorHandling(app, { routes: Object.values(routes) });
 
-  const openapi = buildOpenApi(routes, {
-    title: 'svc monitoring API',
-    version: deps.build.version,
-    description: 'REST API of svc, the infrastructure monitoring service.',
-  });
+  const openapi = monitoringOpenApi(routes, deps.build.version);
   const areas = createAreas({
     config: deps.config,
     db: deps.db,

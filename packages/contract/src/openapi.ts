@@ -112,3 +112,13 @@ export function buildOpenApi(table: Record<string, RouteDef>, info: OpenApiInfo)
     },
   };
 }
+
+/** The monitoring API's OpenAPI document; the server serves exactly this, and the repo commits it. */
+export function monitoringOpenApi(table: Record<string, RouteDef>, version: string): Record<string, unknown> {
+  return buildOpenApi(table, {
+    title: 'svc monitoring API',
+    version,
+    description:
+      'REST API of svc, the infrastructure monitoring service. Authenticate with `X-API-Token`, `Authorization: Bearer`, or the `svc_session` cookie.',
+  });
+}
