@@ -5,6 +5,8 @@ import type { DialectName } from './open.js';
  * A forward-only schema change. Ids are consecutive from 1 and never reused or edited once released:
  * a change to a released table is a new migration.
  */
+// Declare primary-key columns notNull explicitly: SQLite lets a non-rowid primary key hold NULL, PostgreSQL
+// does not, and the schema-equality test compares both.
 export interface Migration {
   id: number;
   name: string;
@@ -32,7 +34,7 @@ export async function migrate(
     await trx.schema
       .createTable(TABLE)
       .ifNotExists()
-      .addColumn('id', 'integer', (c) => c.primaryKey())
+      .addColumn('id', 'integer', (c) => c.primaryKey().notNull())
       .addColumn('name', 'text', (c) => c.notNull())
       .addColumn('applied_at', 'text', (c) => c.notNull())
       .execute();

@@ -1,5 +1,47 @@
+import { randomUUID } from 'node:crypto';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.js';
+
+/** Request ids: the caller's X-Request-Id when it is safe to echo, else a fresh UUID. */
+export function genRequestId(req: { headers: Record<string, string | string[] | undefined> }): string {
+  const given = req.headers['x-request-id'];
+  return typeof given === 'string' && /^[A-Za-z0-9._-]{1,64}$/.test(given) ? given : randomUUID();
+}
+
+/**
+ * Fastify's own JSON parser hides where the document broke; this one reports the parser's position.
+ * Keys that could poison prototypes are refused, as Fastify does.
+ */
+function installJsonParser(app: FastifyInstance): void {
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    const text = body as string;
+    if (text.length === 0) {
+      done(new AppError('invalid_json', 'The body is empty but Content-Type says JSON: send a JSON document.'));
+      return;
+    }
+    try {
+      const value: unknown = JSON.parse(text);
+      if (/"(?:__proto__|constructor)"\s*:/.test(text) && hasPoisonKey(value)) {
+        done(new AppError('invalid_json', 'The body uses a reserved key (__proto__ or constructor.prototype).'));
+        return;
+      }
+      done(null, value);
+    } catch (err) {
+      done(new AppError('invalid_json', `The body is not valid JSON: ${(err as Error).message}.`));
+    }
+  });
+}
+
+function hasPoisonKey(v: unknown): boolean {
+  if (v === null || typeof v !== 'object') return false;
+  for (const [k, child] of Object.entries(v)) {
+    if (k === '__proto__') return true;
+    if (k === 'constructor' && child !== null && typeof child === 'object' && 'prototype' in child) return true;
+    if (hasPoisonKey(child)) return true;
+  }
+  return false;
+}
 
 interface PathPattern {
   method: string;
@@ -31,6 +73,8 @@ export function toAppError(err: FastifyError | Error): AppError | undefined {
         'unsupported_media_type',
         'This endpoint accepts JSON: send the body with Content-Type: application/json.',
       );
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return new AppError('invalid_json', 'The body is not valid JSON.');
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return new AppError('invalid_json', 'The body is empty but Content-Type says JSON: send a JSON document.');
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
@@ -55,6 +99,7 @@ function send(reply: FastifyReply, err: AppError): FastifyReply {
  * and answers unknown paths (404) and known paths with the wrong method (405).
  */
 export function installErrorHandling(app: FastifyInstance, opts: ErrorHandlingOptions): void {
+  installJsonParser(app);
   const patterns: PathPattern[] = opts.routes.map((r) => ({ method: r.method, regex: compile(r.path) }));
 
   app.addHook('onRequest', async (req, reply) => {
