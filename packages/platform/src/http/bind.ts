@@ -102,6 +102,7 @@ export function bindRoutes<T extends Record<string, RouteDef>, P>(app: FastifyIn
       url: toRouterPath(route.path),
       config: { routeId: id, route },
       handler: async (req, reply) => {
+        reply.header('x-request-id', req.id);
         const principal = await opts.gate(req, reply, route);
         const input = {
           params: parse('params', route.params, req.params),
