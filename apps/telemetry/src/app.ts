@@ -1,0 +1,119 @@
+import type { RouteDef } from '@svc/contract';
+import {
+  AppError,
+  bindRoutes,
+  type Clock,
+  genRequestId,
+  installErrorHandling,
+  type Logger,
+  systemClock,
+} from '@svc/platform';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
+import type { TelemetryConfig } from './config/index.js';
+import { telemetryRoutes } from './contract.js';
+import { dashboardAssets } from './dashboard/dashboard.assets.js';
+import type { SqlRunner } from './db/index.js';
+import { installLenientJson } from './http/http.body.js';
+import { telemetryOpenApi } from './http/http.openapi.js';
+import { FixedWindowLimiter } from './http/http.rate-limit.js';
+import { telemetryHandlers } from './http/http.routes.js';
+import { createIngestService } from './ingest/ingest.service.js';
+import type { BatchWriter } from './ingest/ingest.writer.js';
+import { createStatsService } from './stats/stats.service.js';
+import { createStatsStore } from './stats/stats.store.js';
+
+export interface AppDeps {
+  config: TelemetryConfig;
+  runner: SqlRunner;
+  writer: BatchWriter;
+  log: Logger;
+  clock?: Clock;
+  version?: string;
+  /** Check every JSON response against its schema (tests turn this on). */
+  validateResponses?: boolean;
+}
+
+/** Largest accepted report or update; real ones are under 1 KiB, error texts are capped by the client. */
+export const BODY_LIMIT = 16 * 1024;
+
+/** Builds the HTTP app without listening: every route test calls this and uses `inject`. */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const clock = deps.clock ?? systemClock;
+  const app = Fastify({
+    loggerInstance: deps.log as FastifyBaseLogger,
+    // Request logging would write client addresses; only method, path, status and time are logged below.
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: BODY_LIMIT,
+    trustProxy: deps.config.trustProxy,
+    genReqId: genRequestId,
+  });
+
+  app.addHook('onResponse', async (req, reply) => {
+    const level = reply.statusCode >= 500 ? 'error' : reply.statusCode >= 400 ? 'info' : 'debug';
+    if (!deps.log.isLevelEnabled(level)) return;
+    req.log[level](
+      { method: req.method, url: req.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+      'request',
+    );
+  });
+
+  installErrorHandling(app, { routes: Object.values(telemetryRoutes) });
+  // After the platform's handling, which installs its own strict JSON parser that this one replaces.
+  installLenientJson(app);
+  installCors(app);
+  if (deps.config.rateLimitPerMinute > 0)
+    installRateLimit(app, new FixedWindowLimiter(deps.config.rateLimitPerMinute, clock));
+
+  const ingest = createIngestService({ writer: deps.writer, clock, log: deps.log });
+  const stats = createStatsService(createStatsStore(deps.runner));
+  bindRoutes(app, {
+    routes: telemetryRoutes,
+    handlers: telemetryHandlers({
+      ingest,
+      stats,
+      runner: deps.runner,
+      openapi: telemetryOpenApi(deps.version ?? '0.0.0'),
+      dashboard: dashboardAssets,
+    }),
+    gate: async () => undefined,
+    validateResponses: deps.validateResponses,
+  });
+  return app;
+}
+
+/** The statistics are public and read-only: any origin may read them (the dashboard can live elsewhere). */
+function installCors(app: FastifyInstance): void {
+  app.addHook('onRequest', async (req, reply) => {
+    if (req.url.startsWith('/api/')) {
+      reply.header('access-control-allow-origin', '*');
+      reply.header('access-control-expose-headers', 'x-request-id');
+    }
+  });
+  app.options('/api/*', async (_req, reply) => {
+    reply
+      .header('access-control-allow-methods', 'GET, HEAD, OPTIONS')
+      .header('access-control-allow-headers', 'Content-Type')
+      .header('access-control-max-age', '86400')
+      .code(204)
+      .send();
+  });
+}
+
+function installRateLimit(app: FastifyInstance, limiter: FixedWindowLimiter): void {
+  app.addHook('onRequest', async (req, reply) => {
+    const route = (req.routeOptions.config as { route?: RouteDef } | undefined)?.route;
+    if (!route?.rateLimit) return;
+    const d = limiter.hit(req.ip);
+    reply.header('ratelimit-limit', String(d.limit));
+    reply.header('ratelimit-remaining', String(d.remaining));
+    reply.header('ratelimit-reset', String(d.resetSeconds));
+    if (!d.allowed) {
+      throw new AppError(
+        'rate_limited',
+        `Too many reports from this address: at most ${d.limit} a minute. Try again in ${d.resetSeconds} s.`,
+        undefined,
+        { 'retry-after': String(d.resetSeconds) },
+      );
+    }
+  });
+}

@@ -1,0 +1,162 @@
+import type { InstallReport, StatusUpdate } from '../contract.schemas.js';
+import type { SqlTx } from '../db/index.js';
+import { countsAsFailure, decideTransition, inProgressStatuses } from './ingest.status.js';
+
+/** The columns that decide which running totals a record counts in. */
+export interface CountedFields {
+  day: string;
+  type: string;
+  nsapp: string;
+  os_type: string;
+  os_version: string;
+  status: string;
+  error: string;
+}
+
+/** Error texts are grouped by their first characters: enough to tell failures apart, small enough to index. */
+export const ERROR_KEY_MAX = 300;
+
+export function utcDay(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+/** Changes to `install_counts` collected during one transaction and written once at its end. */
+export class CountDeltas {
+  private readonly rows = new Map<string, { key: [string, string, string, string, string]; n: number }>();
+
+  add(r: CountedFields, sign: 1 | -1): void {
+    const keys: [string, string, string][] = [
+      ['all', '', ''],
+      ['nsapp', r.nsapp, ''],
+      ['type', r.type, ''],
+      ['os', r.os_type, r.os_version],
+    ];
+    if (countsAsFailure(r.status) && r.error !== '') keys.push(['error', r.error.slice(0, ERROR_KEY_MAX), r.nsapp]);
+    for (const [dim, k1, k2] of keys) {
+      const key: [string, string, string, string, string] = [dim, r.day, k1, k2, r.status];
+      const id = key.join('\u0000');
+      const cur = this.rows.get(id);
+      if (cur) cur.n += sign;
+      else this.rows.set(id, { key, n: sign });
+    }
+  }
+
+  async flush(tx: SqlTx): Promise<void> {
+    const rows = [...this.rows.values()].filter((r) => r.n !== 0);
+    this.rows.clear();
+    // Keys are unique within one statement, which PostgreSQL's ON CONFLICT DO UPDATE requires.
+    for (let i = 0; i < rows.length; i += 50) {
+      const chunk = rows.slice(i, i + 50);
+      await tx.run(
+        `insert into install_counts (dim, day, k1, k2, status, n) values ${chunk.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')}
+         on conflict (dim, day, k1, k2, status) do update set n = install_counts.n + excluded.n`,
+        chunk.flatMap((r) => [...r.key, r.n]),
+      );
+    }
+  }
+}
+
+export type ReportResult = 'created' | 'duplicate';
+
+export async function insertReport(
+  tx: SqlTx,
+  deltas: CountDeltas,
+  r: InstallReport,
+  now: number,
+): Promise<ReportResult> {
+  const day = utcDay(now);
+  const changed = await tx.run(
+    `insert into installs (random_id, created_at, updated_at, day, type, nsapp, status, error, ct_type, disk_size,
+       core_count, ram_size, os_type, os_version, disableip6, method, hv_version)
+     values (?, ?, ?, ?, ?, ?, ?, '', ?, ?, ?, ?, ?, ?, ?, ?, ?)
+     on conflict (random_id) do nothing`,
+    [
+      r.random_id,
+      now,
+      now,
+      day,
+      r.type,
+      r.nsapp,
+      r.status,
+      r.ct_type,
+      r.disk_size,
+      r.core_count,
+      r.ram_size,
+      r.os_type,
+      r.os_version,
+      r.disableip6,
+      r.method,
+      r.hv_version,
+    ],
+  );
+  if (changed === 0) return 'duplicate';
+  deltas.add({ ...r, day, error: '' }, 1);
+  return 'created';
+}
+
+export type UpdateResult =
+  | { kind: 'updated'; from: string; status: string }
+  | { kind: 'unchanged'; status: string }
+  | { kind: 'conflict'; status: string }
+  | { kind: 'not_found' };
+
+const COUNTED = 'status, error, day, type, nsapp, os_type, os_version';
+
+export async function applyUpdate(tx: SqlTx, deltas: CountDeltas, u: StatusUpdate, now: number): Promise<UpdateResult> {
+  const [cur] = await tx.all<CountedFields>(`select ${COUNTED} from installs where random_id = ?`, [u.random_id]);
+  if (!cur) {
+    await tx.run(
+      `insert into orphan_updates (day, status, n) values (?, ?, 1)
+       on conflict (day, status) do update set n = orphan_updates.n + 1`,
+      [utcDay(now), u.status],
+    );
+    return { kind: 'not_found' };
+  }
+  const t = decideTransition(cur.status, u.status);
+  if (t === 'same') return { kind: 'unchanged', status: cur.status };
+  if (t === 'conflict') return { kind: 'conflict', status: cur.status };
+  await tx.run('update installs set status = ?, error = ?, updated_at = ? where random_id = ?', [
+    u.status,
+    u.error,
+    now,
+    u.random_id,
+  ]);
+  deltas.add(cur, -1);
+  deltas.add({ ...cur, status: u.status, error: u.error }, 1);
+  return { kind: 'updated', from: cur.status, status: u.status };
+}
+
+type Row = CountedFields & { random_id: string };
+
+/** Marks up to `limit` records still in progress since before `cutoff` as unknown; returns how many. */
+export async function reapStale(tx: SqlTx, deltas: CountDeltas, cutoff: number, now: number, limit: number) {
+  const marks = inProgressStatuses.map(() => '?').join(', ');
+  const rows = await tx.all<Row>(
+    `select random_id, ${COUNTED} from installs where status in (${marks}) and created_at < ? order by created_at limit ?`,
+    [...inProgressStatuses, cutoff, limit],
+  );
+  for (const r of rows) {
+    await tx.run(`update installs set status = 'unknown', updated_at = ? where random_id = ?`, [now, r.random_id]);
+    deltas.add(r, -1);
+    deltas.add({ ...r, status: 'unknown' }, 1);
+  }
+  return rows.length;
+}
+
+/** Deletes up to `limit` records created before `cutoff`, taking them out of the totals too. */
+export async function purgeOld(tx: SqlTx, deltas: CountDeltas, cutoff: number, limit: number) {
+  const rows = await tx.all<Row>(
+    `select random_id, ${COUNTED} from installs where created_at < ? order by created_at limit ?`,
+    [cutoff, limit],
+  );
+  for (const r of rows) {
+    await tx.run('delete from installs where random_id = ?', [r.random_id]);
+    deltas.add(r, -1);
+  }
+  if (rows.length < limit) {
+    const day = utcDay(cutoff);
+    await tx.run('delete from install_counts where day < ? and n = 0', [day]);
+    await tx.run('delete from orphan_updates where day < ?', [day]);
+  }
+  return rows.length;
+}

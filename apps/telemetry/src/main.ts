@@ -1,0 +1,61 @@
+import { mkdirSync } from 'node:fs';
+import { type Clock, createLogger, type Logger, systemClock } from '@svc/platform';
+import { buildApp } from './app.js';
+import type { TelemetryConfig } from './config/index.js';
+import { migrateTelemetryDatabase, openTelemetryDatabase, runnerFor } from './db/index.js';
+import { createReaper } from './ingest/ingest.reaper.js';
+import { BatchWriter } from './ingest/ingest.writer.js';
+import { telemetryVersion } from './version.js';
+
+export interface RunningTelemetry {
+  url: string;
+  log: Logger;
+  /** Stops the reaper, lets in-flight requests and queued writes finish, closes the database. */
+  close(): Promise<void>;
+}
+
+/** Composition root: config -> database -> migrations -> writer -> app -> reaper -> listen. */
+export async function startTelemetry(
+  config: TelemetryConfig,
+  opts: { pretty?: boolean; clock?: Clock; log?: Logger } = {},
+): Promise<RunningTelemetry> {
+  const log = opts.log ?? createLogger({ level: config.logLevel, name: 'svc-telemetry', pretty: opts.pretty });
+  const clock = opts.clock ?? systemClock;
+  if (!config.databaseUrl) mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+  const db = openTelemetryDatabase(config);
+  try {
+    const result = await migrateTelemetryDatabase(db);
+    if (result.applied.length > 0)
+      log.info({ applied: result.applied.map((m) => `${m.id}-${m.name}`) }, 'database migrated');
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
+  const runner = runnerFor(db);
+  const writer = new BatchWriter(runner);
+  const version = telemetryVersion();
+  const app = await buildApp({ config, runner, writer, log, clock, version });
+  const reaper = createReaper({
+    writer,
+    clock,
+    log,
+    options: {
+      staleAfterHours: config.staleAfterHours,
+      retentionDays: config.retentionDays,
+      intervalSeconds: config.reaperIntervalSeconds,
+    },
+  });
+  const url = await app.listen({ port: config.port, host: config.host });
+  reaper.start();
+  log.info({ url, version, database: db.dialect, location: db.location }, 'svc-telemetry is listening');
+  return {
+    url,
+    log,
+    async close() {
+      await reaper.stop();
+      await app.close();
+      await writer.drained();
+      await db.close();
+    },
+  };
+}

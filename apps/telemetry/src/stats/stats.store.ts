@@ -1,0 +1,130 @@
+import type { InstallRecord, RecordsQuery } from '../contract.schemas.js';
+import type { InstallsTable } from '../db/db.schema.js';
+import type { SqlRunner } from '../db/index.js';
+
+/** Inclusive UTC day range; absent bounds mean "since the beginning" / "until now". */
+export interface DayRange {
+  from: string;
+  to: string;
+}
+
+export interface CountRow {
+  k1: string;
+  k2: string;
+  status: string;
+  n: number;
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Every statistic reads `install_counts` (running totals per day), never scans `installs`: the cost grows
+ * with days × distinct keys, not with the number of installs.
+ */
+export function createStatsStore(runner: SqlRunner) {
+  return {
+    async countsBy(dim: 'all' | 'nsapp' | 'type' | 'os', range: DayRange): Promise<CountRow[]> {
+      return runner.all<CountRow>(
+        `select k1, k2, status, cast(sum(n) as bigint) as n from install_counts
+         where dim = ? and day >= ? and day <= ? group by k1, k2, status`,
+        [dim, range.from, range.to],
+      );
+    },
+
+    async countsByDay(range: DayRange): Promise<{ day: string; status: string; n: number }[]> {
+      return runner.all(
+        `select day, status, cast(sum(n) as bigint) as n from install_counts
+         where dim = 'all' and day >= ? and day <= ? group by day, status order by day`,
+        [range.from, range.to],
+      );
+    },
+
+    async topErrors(range: DayRange, limit: number, nsapp?: string): Promise<{ error: string; count: number }[]> {
+      const byApp = nsapp === undefined ? '' : ' and k2 = ?';
+      return runner.all(
+        `select k1 as error, cast(sum(n) as bigint) as count from install_counts
+         where dim = 'error' and day >= ? and day <= ?${byApp}
+         group by k1 having sum(n) > 0 order by count desc, error limit ?`,
+        [range.from, range.to, ...(nsapp === undefined ? [] : [nsapp]), limit],
+      );
+    },
+
+    async orphanUpdates(range: DayRange): Promise<number> {
+      const [row] = await runner.all<{ n: number }>(
+        'select cast(coalesce(sum(n), 0) as bigint) as n from orphan_updates where day >= ? and day <= ?',
+        [range.from, range.to],
+      );
+      return Number(row?.n ?? 0);
+    },
+
+    async listRecords(q: RecordsQuery, range: DayRange): Promise<{ records: InstallRecord[]; total: number }> {
+      const where: string[] = [];
+      const params: unknown[] = [];
+      const add = (clause: string, value: unknown) => {
+        where.push(clause);
+        params.push(value);
+      };
+      if (q.status) add('status = ?', q.status);
+      if (q.nsapp) add('nsapp = ?', q.nsapp);
+      if (q.type) add('type = ?', q.type);
+      if (q.os) add('os_type = ?', q.os);
+      if (q.from) add('created_at >= ?', Date.parse(`${range.from}T00:00:00Z`));
+      if (q.to) add('created_at < ?', Date.parse(`${range.to}T00:00:00Z`) + DAY_MS);
+      const sqlWhere = where.length > 0 ? `where ${where.join(' and ')}` : '';
+      const rows = await runner.all<InstallsTable>(
+        `select * from installs ${sqlWhere} order by created_at desc, random_id desc limit ? offset ?`,
+        [...params, q.limit, (q.page - 1) * q.limit],
+      );
+      const total = (await totalFromCounts(runner, q, range)) ?? (await countRows(runner, sqlWhere, params));
+      return { records: rows.map(toRecord), total };
+    },
+  };
+}
+
+export type StatsStore = ReturnType<typeof createStatsStore>;
+
+/** At most one of nsapp/type/os (plus status and dates) is answered by the running totals, not a count. */
+async function totalFromCounts(runner: SqlRunner, q: RecordsQuery, range: DayRange): Promise<number | undefined> {
+  const dims = [
+    ['nsapp', q.nsapp],
+    ['type', q.type],
+    ['os', q.os],
+  ].filter(([, v]) => v !== undefined) as [string, string][];
+  if (dims.length > 1) return undefined;
+  const [dim, key] = dims[0] ?? ['all', ''];
+  const params: unknown[] = [dim, range.from, range.to, key];
+  let sql = `select cast(coalesce(sum(n), 0) as bigint) as n from install_counts
+             where dim = ? and day >= ? and day <= ? and k1 = ?`;
+  if (q.status) {
+    sql += ' and status = ?';
+    params.push(q.status);
+  }
+  const [row] = await runner.all<{ n: number }>(sql, params);
+  return Number(row?.n ?? 0);
+}
+
+async function countRows(runner: SqlRunner, sqlWhere: string, params: unknown[]): Promise<number> {
+  const [row] = await runner.all<{ n: number }>(`select count(*) as n from installs ${sqlWhere}`, params);
+  return Number(row?.n ?? 0);
+}
+
+function toRecord(r: InstallsTable): InstallRecord {
+  return {
+    random_id: r.random_id,
+    created_at: new Date(Number(r.created_at)).toISOString(),
+    updated_at: new Date(Number(r.updated_at)).toISOString(),
+    type: r.type,
+    nsapp: r.nsapp,
+    status: r.status,
+    error: r.error,
+    ct_type: r.ct_type,
+    disk_size: r.disk_size,
+    core_count: r.core_count,
+    ram_size: r.ram_size,
+    os_type: r.os_type,
+    os_version: r.os_version,
+    disableip6: r.disableip6,
+    method: r.method,
+    hv_version: r.hv_version,
+  };
+}
