@@ -1,0 +1,3 @@
+module svc/gotemplate-oracle
+
+go 1.19

@@ -1,0 +1,193 @@
+// Go's fmt/print.go over the template value model: Sprintf, Sprint and Sprintln.
+import { GoInt, intValue, isGoMap, kindOf, sortedKeys, typeName } from '../values.js';
+import { Fmt } from './format.js';
+
+class Printer {
+  readonly fmt = new Fmt();
+  private arg: unknown = undefined;
+  private erroring = false;
+
+  get out(): string {
+    return this.fmt.buf;
+  }
+
+  write(s: string): void {
+    this.fmt.buf += s;
+  }
+
+  badVerb(verb: string): void {
+    this.erroring = true;
+    this.write(`%!${verb}(`);
+    if (this.arg !== undefined && this.arg !== null) {
+      this.write(`${typeName(this.arg)}=`);
+      this.printArg(this.arg, 'v');
+    } else this.write('<nil>');
+    this.write(')');
+    this.erroring = false;
+  }
+
+  printArg(arg: unknown, verb: string): void {
+    this.arg = arg;
+    if (arg === undefined || arg === null) {
+      if (verb === 'T' || verb === 'v') this.fmt.pad('<nil>');
+      else this.badVerb(verb);
+      return;
+    }
+    if (verb === 'T') return this.fmt.fmtS(typeName(arg));
+    if (verb === 'p' || (verb === 'w' && typeof arg === 'object' && !(arg instanceof GoInt))) {
+      return this.badVerb(verb);
+    }
+    this.printValue(arg, verb, 0);
+  }
+
+  printValue(v: unknown, verb: string, depth: number): void {
+    if (depth > 0) this.arg = v;
+    switch (kindOf(v)) {
+      case 'bool':
+        return verb === 't' || verb === 'v' ? this.fmt.fmtBoolean(v as boolean) : this.badVerb(verb);
+      case 'int':
+        return this.fmtInteger(intValue(v), true, verb);
+      case 'uint':
+        return this.fmtInteger(intValue(v), false, verb);
+      case 'float':
+        return this.fmtFloat(v as number, verb);
+      case 'string':
+        return this.fmtString(v as string, verb);
+      case 'map':
+        return this.printMap(v as Record<string, unknown>, verb, depth);
+      case 'slice':
+        return this.printSlice(v as unknown[], verb, depth);
+      case 'nil':
+      case 'invalid':
+        return this.write(this.fmt.sharpV ? 'interface {}(nil)' : '<nil>');
+      default:
+        return this.badVerb(verb);
+    }
+  }
+
+  private printMap(m: Record<string, unknown>, verb: string, depth: number): void {
+    const sharpV = this.fmt.sharpV;
+    this.write(sharpV ? 'map[string]interface {}{' : 'map[');
+    sortedKeys(m).forEach((key, i) => {
+      if (i > 0) this.write(sharpV ? ', ' : ' ');
+      this.printValue(key, verb, depth + 1);
+      this.write(':');
+      this.printValue(m[key] ?? null, verb, depth + 1);
+    });
+    this.write(sharpV ? '}' : ']');
+  }
+
+  private printSlice(a: unknown[], verb: string, depth: number): void {
+    const sharpV = this.fmt.sharpV;
+    this.write(sharpV ? '[]interface {}{' : '[');
+    a.forEach((el, i) => {
+      if (i > 0) this.write(sharpV ? ', ' : ' ');
+      this.printValue(el ?? null, verb, depth + 1);
+    });
+    this.write(sharpV ? '}' : ']');
+  }
+
+  private fmtInteger(v: bigint, signed: boolean, verb: string): void {
+    const f = this.fmt;
+    switch (verb) {
+      case 'v':
+        if (f.sharpV && !signed) {
+          const sharp = f.sharp;
+          f.sharp = true;
+          f.fmtInteger(v, 16, 'v', false);
+          f.sharp = sharp;
+        } else f.fmtInteger(v, 10, verb, false);
+        return;
+      case 'd':
+        return f.fmtInteger(v, 10, verb, false);
+      case 'b':
+        return f.fmtInteger(v, 2, verb, false);
+      case 'o':
+      case 'O':
+        return f.fmtInteger(v, 8, verb, false);
+      case 'x':
+        return f.fmtInteger(v, 16, verb, false);
+      case 'X':
+        return f.fmtInteger(v, 16, verb, true);
+      case 'c':
+        return f.fmtC(v);
+      case 'q':
+        return f.fmtQc(v);
+      case 'U':
+        return f.fmtUnicode(v);
+      default:
+        return this.badVerb(verb);
+    }
+  }
+
+  private fmtFloat(v: number, verb: string): void {
+    switch (verb) {
+      case 'v':
+        return this.fmt.fmtFloat(v, 'g', -1);
+      case 'b':
+      case 'g':
+      case 'G':
+        return this.fmt.fmtFloat(v, verb, -1);
+      case 'f':
+      case 'e':
+      case 'E':
+        return this.fmt.fmtFloat(v, verb, 6);
+      case 'F':
+        return this.fmt.fmtFloat(v, 'f', 6);
+      default:
+        return this.badVerb(verb);
+    }
+  }
+
+  private fmtString(v: string, verb: string): void {
+    switch (verb) {
+      case 'v':
+        return this.fmt.sharpV ? this.fmt.fmtQ(v) : this.fmt.fmtS(v);
+      case 's':
+        return this.fmt.fmtS(v);
+      case 'x':
+        return this.fmt.fmtSx(v, false);
+      case 'X':
+        return this.fmt.fmtSx(v, true);
+      case 'q':
+        return this.fmt.fmtQ(v);
+      default:
+        return this.badVerb(verb);
+    }
+  }
+}
+
+/** fmt.Sprint: spaces between operands when neither side is a string. */
+export function sprint(args: readonly unknown[]): string {
+  const p = new Printer();
+  let prevString = false;
+  args.forEach((arg, i) => {
+    const isString = typeof arg === 'string';
+    if (i > 0 && !isString && !prevString) p.write(' ');
+    p.fmt.clearflags();
+    p.printArg(arg, 'v');
+    prevString = isString;
+  });
+  return p.out;
+}
+
+/** fmt.Sprintln: always spaces, and a trailing newline. */
+export function sprintln(args: readonly unknown[]): string {
+  const p = new Printer();
+  args.forEach((arg, i) => {
+    if (i > 0) p.write(' ');
+    p.fmt.clearflags();
+    p.printArg(arg, 'v');
+  });
+  p.write('\n');
+  return p.out;
+}
+
+/** The value text of fmt.Sprint(v) for one operand, with a fast path for common kinds. */
+export function sprintOne(v: unknown): string {
+  if (typeof v === 'string') return v;
+  return sprint([v]);
+}
+
+export { Printer };
+export const isMapValue = isGoMap;
