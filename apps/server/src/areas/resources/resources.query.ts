@@ -1,0 +1,54 @@
+import type { ResourceListQuery } from '@svc/contract';
+import type { Resource, ResourceStatus } from './resources.model.js';
+
+const statusRank: Record<ResourceStatus, number> = { offline: 0, warning: 1, unknown: 2, online: 3 };
+
+type Comparator = (a: Resource, b: Resource) => number;
+
+const byName: Comparator = (a, b) =>
+  a.name.localeCompare(b.name, 'en', { sensitivity: 'base' }) || a.id.localeCompare(b.id);
+const comparators: Record<ResourceListQuery['sort'], Comparator> = {
+  name: byName,
+  status: (a, b) => statusRank[a.status] - statusRank[b.status] || byName(a, b),
+  type: (a, b) => a.type.localeCompare(b.type) || byName(a, b),
+  lastSeen: (a, b) => a.lastSeen - b.lastSeen || byName(a, b),
+};
+
+function matches(r: Resource, q: ResourceListQuery, needle: string | undefined): boolean {
+  if (q.type && !q.type.includes(r.type)) return false;
+  if (q.status && !q.status.includes(r.status)) return false;
+  if (q.source && !r.sources.some((s) => q.source!.includes(s))) return false;
+  if (q.parent && r.parentId !== q.parent) return false;
+  if (q.cluster && r.cluster !== q.cluster) return false;
+  if (needle && !r.name.toLowerCase().includes(needle)) return false;
+  if (q.tags && q.tags.length > 0 && !q.tags.every((t) => r.tags.includes(t))) return false;
+  return true;
+}
+
+function count(into: Record<string, number>, key: string): void {
+  into[key] = (into[key] ?? 0) + 1;
+}
+
+/** Filter, count, sort and page in one pass over the resources (aggregations cover the filtered set). */
+export function queryResources(all: readonly Resource[], q: ResourceListQuery) {
+  const needle = q.q?.toLowerCase();
+  const hits: Resource[] = [];
+  const byType: Record<string, number> = {};
+  const byStatus: Record<string, number> = {};
+  const bySource: Record<string, number> = {};
+  for (const r of all) {
+    if (!matches(r, q, needle)) continue;
+    hits.push(r);
+    count(byType, r.type);
+    count(byStatus, r.status);
+    for (const s of r.sources) count(bySource, s);
+  }
+  const cmp = comparators[q.sort];
+  hits.sort(q.order === 'asc' ? cmp : (a, b) => cmp(b, a));
+  const start = (q.page - 1) * q.limit;
+  return {
+    data: hits.slice(start, start + q.limit),
+    meta: { page: q.page, limit: q.limit, total: hits.length, totalPages: Math.ceil(hits.length / q.limit) },
+    aggregations: { total: hits.length, byType, byStatus, bySource },
+  };
+}
