@@ -4,3 +4,4 @@ export * from './openapi.js';
 export * from './route.js';
 export * from './routes/index.js';
 export * from './routes/system.js';
+export * from './routes/resources.js';
