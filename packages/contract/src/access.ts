@@ -27,7 +27,12 @@ export const features = [
   'agent_profiles',
   'advanced_reporting',
   'advanced_sso',
+  'sso',
+  'update_alerts',
   'relay',
+  'unlimited',
+  'multi_user',
+  'white_label',
 ] as const;
 export type Feature = (typeof features)[number];
 

@@ -1,7 +1,19 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { DeploymentType } from '@svc/contract';
-import { anyText, boolean, type Env, host, type LogLevel, oneOf, port, positiveInt, readVar, url } from '@svc/platform';
+import type { DeploymentType, RateClass } from '@svc/contract';
+import {
+  anyText,
+  boolean,
+  type Env,
+  host,
+  type LogLevel,
+  oneOf,
+  port,
+  positiveInt,
+  readVar,
+  url,
+  type VarSpec,
+} from '@svc/platform';
 
 export interface Config {
   port: number;
@@ -16,6 +28,15 @@ export interface Config {
   deploymentType: DeploymentType;
   containerized: boolean;
   devModeSSH: boolean;
+  /** Requests allowed per window and client address, per rate-limit class of the contract. */
+  rateLimits: Record<RateClass, RateLimit>;
+  /** Days audit events are kept; 0 keeps them forever. */
+  auditRetentionDays: number;
+}
+
+export interface RateLimit {
+  limit: number;
+  windowMs: number;
 }
 
 /** Every variable svc reads, with its default: the README's configuration table is written from this. */
@@ -28,6 +49,11 @@ export const configVariables = [
   ['SVC_PUBLIC_URL', '(unset)', 'the URL users reach svc at (links in notifications, secure cookies when https)'],
   ['SVC_BODY_LIMIT_BYTES', '1048576', 'largest accepted request body'],
   ['SVC_DEV_MODE_SSH', 'false', 'development SSH mode flag reported by /api/health'],
+  ['SVC_RATE_LIMIT_AUTH', '10/1m', 'login and other credential endpoints, per client address (N/window: 10/1m)'],
+  ['SVC_RATE_LIMIT_RECOVERY', '3/10m', 'POST /api/security/recovery, per client address'],
+  ['SVC_RATE_LIMIT_EXPORT', '5/5m', 'configuration export and import, per client address'],
+  ['SVC_RATE_LIMIT_DEFAULT', '500/1m', 'every other endpoint, per client address'],
+  ['SVC_AUDIT_RETENTION_DAYS', '90', 'days audit events are kept (0 keeps them forever)'],
 ] as const;
 
 export interface ConfigProbe {
@@ -48,6 +74,22 @@ export const systemProbe: ConfigProbe = {
   },
 };
 
+const units: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000 };
+
+const rate: VarSpec<RateLimit> = {
+  accepts: 'requests per window as N/<number><s|m|h>, such as 10/1m or 3/10m',
+  parse: (raw) => {
+    const m = /^(\d+)\/(\d+)([smh])$/.exec(raw);
+    if (!m || Number(m[1]) < 1 || Number(m[2]) < 1) return undefined;
+    return { limit: Number(m[1]), windowMs: Number(m[2]) * (units[m[3] as string] ?? 0) };
+  },
+};
+
+const wholeNumber: VarSpec<number> = {
+  accepts: 'a whole number, 0 or more',
+  parse: (raw) => (/^\d+$/.test(raw) ? Number(raw) : undefined),
+};
+
 /** Reads and validates the environment once; throws ConfigError naming the first bad variable. */
 export function loadConfig(env: Env = process.env, probe: ConfigProbe = systemProbe): Config {
   const containerized = detectContainer(env, probe);
@@ -62,6 +104,13 @@ export function loadConfig(env: Env = process.env, probe: ConfigProbe = systemPr
     deploymentType: detectDeployment(env, probe, containerized),
     containerized,
     devModeSSH: readVar(env, 'SVC_DEV_MODE_SSH', boolean, false),
+    rateLimits: {
+      auth: readVar(env, 'SVC_RATE_LIMIT_AUTH', rate, { limit: 10, windowMs: 60_000 }),
+      recovery: readVar(env, 'SVC_RATE_LIMIT_RECOVERY', rate, { limit: 3, windowMs: 600_000 }),
+      export: readVar(env, 'SVC_RATE_LIMIT_EXPORT', rate, { limit: 5, windowMs: 300_000 }),
+      default: readVar(env, 'SVC_RATE_LIMIT_DEFAULT', rate, { limit: 500, windowMs: 60_000 }),
+    },
+    auditRetentionDays: readVar(env, 'SVC_AUDIT_RETENTION_DAYS', wholeNumber, 90),
   };
 }
 

@@ -1,30 +1,80 @@
 import type { Feature, RouteDef, Scope } from '@svc/contract';
 import { AppError, type Gate } from '@svc/platform';
-import type { Authenticator, Caller, Principal } from './principal.js';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { safeEqual, sha256Hex } from '../crypto/index.js';
+import { isDirectLoopback } from './client.js';
+import type { Authenticator, AuthRequest, Caller, Principal } from './principal.js';
+import type { RateLimiter } from './rate-limit.js';
 
 export interface GateDeps {
   authenticate: Authenticator;
   hasFeature(feature: Feature): boolean;
+  rateLimiter?: RateLimiter;
 }
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 function holdsScope(p: Principal, wanted: readonly Scope[]): boolean {
   if (p.kind !== 'token') return true;
   return p.scopes.includes('*') || wanted.some((s) => p.scopes.includes(s));
 }
 
+function rateLimit(deps: GateDeps, req: FastifyRequest, reply: FastifyReply, route: RouteDef): void {
+  if (!deps.rateLimiter) return;
+  const d = deps.rateLimiter.hit(route.rateLimit ?? 'default', req.ip);
+  reply.header('x-ratelimit-limit', String(d.limit));
+  reply.header('x-ratelimit-remaining', String(d.remaining));
+  if (!d.allowed) {
+    throw new AppError(
+      'rate_limited',
+      `Too many requests: this endpoint allows ${d.limit} per client address in its window. Retry in ${d.resetSeconds} s.`,
+      { retryAfterSeconds: d.resetSeconds },
+      { 'retry-after': String(d.resetSeconds) },
+    );
+  }
+}
+
+/** Session-authenticated writes must echo the svc_csrf value in X-CSRF-Token; token callers are exempt. */
+function checkCsrf(req: FastifyRequest, route: RouteDef, p: Principal | null): void {
+  if (p?.kind !== 'session' || SAFE_METHODS.has(req.method) || route.csrfExempt) return;
+  const given = req.headers['x-csrf-token'];
+  const value = Array.isArray(given) ? given[0] : given;
+  if (!value || !p.csrfHash || !safeEqual(sha256Hex(value), p.csrfHash)) {
+    throw new AppError(
+      'csrf_invalid',
+      'This request changes something and was authenticated by a session cookie, so it must carry the X-CSRF-Token header with the value of the svc_csrf cookie.',
+    );
+  }
+}
+
+function authRequest(req: FastifyRequest, reply: FastifyReply): AuthRequest {
+  return {
+    headers: req.headers,
+    cookies: (req as { cookies?: Record<string, string | undefined> }).cookies,
+    ip: req.ip,
+    direct: isDirectLoopback(req.ip, req.headers),
+    protocol: req.protocol === 'https' ? 'https' : 'http',
+    setCookie: (name, value, opts) => void reply.setCookie(name, value, opts),
+  };
+}
+
 /**
- * The one place access rules are enforced, read from the route entry: public / auth / admin, scopes,
- * licence feature. Order matters: who you are (401), what you may do (403), what is licensed (402).
+ * The one place access rules are enforced, read from the route entry: rate limit, public / auth / admin,
+ * CSRF, scopes, licence feature. Order matters: how often (429), who you are (401), what you may do (403),
+ * what is licensed (402).
  */
 export function createGate(deps: GateDeps): Gate<Caller> {
-  return async (req, _reply, route: RouteDef) => {
-    const cookies = (req as { cookies?: Record<string, string | undefined> }).cookies;
+  return async (req, reply, route: RouteDef) => {
+    rateLimit(deps, req, reply, route);
+    const ar = authRequest(req, reply);
     if (route.access === 'public') {
-      const caller = await deps.authenticate({ headers: req.headers, cookies, ip: req.ip }).catch(() => null);
+      const caller = await deps.authenticate(ar).catch(() => null);
+      checkCsrf(req, route, caller);
       return checkFeature(deps, route, caller);
     }
-    const p = await deps.authenticate({ headers: req.headers, cookies, ip: req.ip });
+    const p = await deps.authenticate(ar);
     if (!p) throw new AppError('unauthorized', 'Authentication required: send an API token or log in.');
+    checkCsrf(req, route, p);
     const scopes = route.scopes ?? [];
     if (route.access === 'admin') {
       const viaToken = p.kind === 'token' && scopes.length > 0 && holdsScope(p, scopes);
