@@ -19,6 +19,7 @@ type inCase struct {
 	Template string          `json:"template"`
 	Data     json.RawMessage `json:"data"`
 	TName    string          `json:"tname"`
+	Option   string          `json:"option"`
 }
 
 type outCase struct {
@@ -80,7 +81,11 @@ func render(c inCase) outCase {
 		name = "t"
 	}
 	out := outCase{Name: c.Name}
-	t, err := template.New(name).Funcs(webhookFuncs).Parse(c.Template)
+	t := template.New(name).Funcs(webhookFuncs)
+	if c.Option != "" {
+		t.Option(c.Option)
+	}
+	t, err := t.Parse(c.Template)
 	if err != nil {
 		out.Error, out.Phase = err.Error(), "parse"
 		return out
