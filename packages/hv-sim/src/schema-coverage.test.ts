@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Simulator } from './index.js';
 import { validateRequest, validateReturns } from './schema-validate.js';
 import { schemaFor } from './schemas.js';
-import { authHeaders, getJson, sim } from './test-support.js';
+import { authHeaders, sim } from './test-support.js';
 import type { Kind } from './types.js';
 
 /** Concrete values for every path parameter and required query parameter used in the schemas. */

@@ -18,7 +18,12 @@ export const USERS = {
 /** A fake clock the test moves by hand. */
 export function fakeClock(start = T0) {
   let now = start;
-  return { now: () => now, advance: (ms: number) => void (now += ms) };
+  return {
+    now: () => now,
+    advance: (ms: number) => {
+      now += ms;
+    },
+  };
 }
 
 export async function sim(kind: Kind, extra: Partial<SimulatorOptions> = {}): Promise<Simulator> {
