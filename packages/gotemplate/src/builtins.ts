@@ -10,14 +10,24 @@ import { GoInt, goInt, isGoMap, isTrue, kindOf, typeName } from './values.js';
 
 const zeroValueType = (): FuncError => new FuncError('reflect: call of reflect.Value.Type on zero Value');
 
-// encoding/json grows decoded arrays by append; the capacity decides how far `slice` may reach.
-const caps = new WeakMap<unknown[], number>();
-function capOf(a: unknown[]): number {
-  const c = caps.get(a);
-  if (c !== undefined) return c;
-  if (a.length <= 1) return a.length;
-  if (a.length <= 512) return 2 ** Math.ceil(Math.log2(a.length));
-  return a.length;
+// A Go slice is a window on a backing array: encoding/json grows decoded arrays by append, and the
+// capacity (and what lies past len) decides what `slice` may reach and show.
+interface Backing {
+  base: unknown[];
+  offset: number;
+  cap: number;
+}
+const backings = new WeakMap<unknown[], Backing>();
+function backingOf(a: unknown[]): Backing {
+  const b = backings.get(a);
+  if (b !== undefined) return b;
+  const cap = a.length <= 1 ? a.length : a.length <= 512 ? 2 ** Math.ceil(Math.log2(a.length)) : a.length;
+  return { base: a, offset: 0, cap };
+}
+
+/** A reflect.Value of interface kind: slice() sees its static type, unlike other builtins. */
+export class InterfaceArg {
+  constructor(readonly value: unknown) {}
 }
 
 function length(item: unknown): GoInt {
@@ -30,6 +40,7 @@ function length(item: unknown): GoInt {
 }
 
 function indexArg(index: unknown, cap: number): number {
+  if (index instanceof InterfaceArg) throw new FuncError('cannot index slice/array with type interface {}');
   const k = kindOf(index);
   if (k === 'invalid' || k === 'nil') throw new FuncError('cannot index slice/array with nil');
   if (k !== 'int' && k !== 'uint') throw new FuncError(`cannot index slice/array with type ${typeName(index)}`);
@@ -66,7 +77,7 @@ function slice(item: unknown, ...indexes: unknown[]): unknown {
     if (indexes.length === 3) throw new FuncError('cannot 3-index slice a string');
     cap = len = utf8Len(item);
   } else if (Array.isArray(item)) {
-    cap = capOf(item);
+    cap = backingOf(item).cap;
     len = item.length;
   } else throw new FuncError(`can't slice item of type ${typeName(item)}`);
   const idx = [0, len, 0];
@@ -77,9 +88,10 @@ function slice(item: unknown, ...indexes: unknown[]): unknown {
   if (i > j) throw new FuncError(`invalid slice index: ${i} > ${j}`);
   if (indexes.length === 3 && j > k) throw new FuncError(`invalid slice index: ${j} > ${k}`);
   if (typeof item === 'string') return sliceString(item, i, j);
+  const { base, offset } = backingOf(item);
   const out: unknown[] = [];
-  for (let x = i; x < j; x++) out.push(x < item.length ? (item[x] ?? null) : null);
-  caps.set(out, (indexes.length === 3 ? k : cap) - i);
+  for (let x = offset + i; x < offset + j; x++) out.push(x < base.length ? (base[x] ?? null) : null);
+  backings.set(out, { base, offset: offset + i, cap: (indexes.length === 3 ? k : cap) - i });
   return out;
 }
 

@@ -1,5 +1,6 @@
 // Calling functions from templates: Go's evalCall, evalArg and validateType over GoFunc signatures.
 import { evalChainNode, evalFieldNode, evalPipeline, evalVariableNode, MISSING } from './exec-eval.js';
+import { InterfaceArg } from './builtins.js';
 import type { State } from './exec.js';
 import type { GoFunc, ParamType } from './funcs.js';
 import type { Node, NumberNode } from './nodes.js';
@@ -46,6 +47,7 @@ export function evalCall(
   let i = 0;
   for (; i < numFixed && i < args.length; i++) argv.push(evalArg(s, dot, dotWrapped, fn.params[i]!, args[i]!));
   if (fn.variadic !== undefined) for (; i < args.length; i++) argv.push(evalArg(s, dot, dotWrapped, fn.variadic, args[i]!));
+  if (isBuiltin && name === 'slice') markInterfaceArgs(s, dotWrapped, args, argv);
   if (final !== MISSING) {
     let t: ParamType;
     if (fn.variadic === undefined) t = fn.params[fn.params.length - 1]!;
@@ -59,6 +61,18 @@ export function evalCall(
     if (e instanceof RangeError && /call stack/i.test(e.message)) throw e;
     s.at(node);
     s.errorf(`error calling ${name}: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+// Only slice() does not unwrap interface-typed index arguments, so only it sees the difference.
+function markInterfaceArgs(s: State, dotWrapped: boolean, args: readonly Node[], argv: unknown[]): void {
+  for (let i = 1; i < args.length; i++) {
+    const n = args[i]!;
+    const v = argv[i];
+    if (v === undefined) continue;
+    let wrapped = n.type === 'field' || n.type === 'chain' || (n.type === 'dot' && dotWrapped);
+    if (n.type === 'variable') wrapped = n.ident.length > 1 || s.varValue(n.ident[0]!).wrapped;
+    if (wrapped) argv[i] = new InterfaceArg(v);
   }
 }
 

@@ -196,19 +196,12 @@ export class State {
   }
 }
 
-/** Tree.ErrorContext: "name:line:byteColumn" and the node's text cut to 20 bytes. */
+/** Tree.ErrorContext: "name:line:byteColumn" and the node's text (Go 1.19 does not shorten it). */
 export function errorContext(n: Node): [string, string] {
   const text = n.tree.text.slice(0, n.pos);
   const nl = text.lastIndexOf('\n');
   const col = nl === -1 ? utf8Len(text) : utf8Len(text.slice(nl + 1));
   let line = 1;
   for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) line++;
-  let context = nodeString(n);
-  if (utf8Len(context) > 20) context = `${truncateRunes(context, 20)}...`;
-  return [`${n.tree.parseName}:${line}:${col}`, context];
-}
-
-/** fmt's %.20s: at most 20 runes. */
-function truncateRunes(s: string, n: number): string {
-  return [...s].slice(0, n).join('');
+  return [`${n.tree.parseName}:${line}:${col}`, nodeString(n)];
 }

@@ -39,9 +39,11 @@ export class Template {
     if (tree === undefined && name !== this.name) {
       throw new ExecError(`template: no template ${quote(name)} associated with template ${quote(this.name)}`, name);
     }
+    // JSON null at the top is reflect.ValueOf(nil): no value at all, not a nil interface.
+    if (data === null) data = undefined;
     const state = new State(this.env, tree ?? { name, parseName: name, text: '', root: null }, data);
     const root = tree?.root;
-    if (root == null) state.errorf(`${quote(name)} is an incomplete or empty template`);
+    if (root == null) return state.errorf(`${quote(name)} is an incomplete or empty template`);
     try {
       state.walk(data, false, root);
     } catch (e) {

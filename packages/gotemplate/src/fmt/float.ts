@@ -1,3 +1,5 @@
+import { fmtX } from './float-hex.js';
+
 // strconv.FormatFloat for float64: shortest digits come from JavaScript (both pick the shortest
 // round-tripping digits closest to the value); fixed precisions are rounded from the exact binary
 // value, half to even like Go, because toFixed/toPrecision round exact ties away from zero.
@@ -92,11 +94,18 @@ function fmtB(x: number): string {
   return `${x < 0 || Object.is(x, -0) ? '-' : ''}${mant}p${e >= 0 ? '+' : ''}${e}`;
 }
 
-/** strconv.FormatFloat(x, fmt, prec, 64) for fmt in b e E f g G. */
+function hexFloat(x: number, fmt: 'x' | 'X', prec: number): string {
+  const { mant, exp } = decompose(Math.abs(x));
+  const neg = x < 0 || Object.is(x, -0);
+  return fmtX(prec, fmt, neg, mant, x === 0 ? 0 : exp + 52);
+}
+
+/** strconv.FormatFloat(x, fmt, prec, 64) for fmt in b e E f g G x X. */
 export function formatFloat(x: number, fmt: string, prec: number): string {
   if (Number.isNaN(x)) return 'NaN';
   if (!Number.isFinite(x)) return x > 0 ? '+Inf' : '-Inf';
   if (fmt === 'b') return fmtB(x);
+  if (fmt === 'x' || fmt === 'X') return hexFloat(x, fmt, prec);
   const neg = x < 0 || Object.is(x, -0);
   const shortest = prec < 0;
   let digs: Digits;

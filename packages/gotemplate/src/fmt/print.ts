@@ -109,12 +109,13 @@ class Printer {
         return f.fmtInteger(v, 16, verb, false);
       case 'X':
         return f.fmtInteger(v, 16, verb, true);
+      // Go passes these the value as uint64, so negative numbers wrap around.
       case 'c':
-        return f.fmtC(v);
+        return f.fmtC(BigInt.asUintN(64, v));
       case 'q':
-        return f.fmtQc(v);
+        return f.fmtQc(BigInt.asUintN(64, v));
       case 'U':
-        return f.fmtUnicode(v);
+        return f.fmtUnicode(BigInt.asUintN(64, v));
       default:
         return this.badVerb(verb);
     }
@@ -127,6 +128,8 @@ class Printer {
       case 'b':
       case 'g':
       case 'G':
+      case 'x':
+      case 'X':
         return this.fmt.fmtFloat(v, verb, -1);
       case 'f':
       case 'e':

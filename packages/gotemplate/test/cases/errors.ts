@@ -2,7 +2,15 @@ import { type Case, group } from './types.js';
 
 const d = { S: 'x', L: [1], M: { a: 1 }, N: 1.5 };
 
+const options: Case[] = [
+  { name: 'option/1', template: '{{.Missing}}', data: d, option: 'missingkey=error' },
+  { name: 'option/2', template: '{{.M.zz}}', data: d, option: 'missingkey=error' },
+  { name: 'option/3', template: '{{.M.a}} {{.X.Y}}', data: null, option: 'missingkey=error' },
+  { name: 'option/4', template: '{{.M.a}}', data: d, option: 'missingkey=error' },
+];
+
 export const errors: Case[] = [
+  ...options,
   ...group('parse', [
     ['{{.X}'],
     ['a\nb\n{{ .X }\n'],

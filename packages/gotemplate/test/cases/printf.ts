@@ -33,7 +33,7 @@ const data = {
   M: { k: 'v', n: 1 },
 };
 
-const verbs = ['%v', '%+v', '%#v', '%T', '%d', '%s', '%q', '%x', '%X', '%f', '%.2f', '%e', '%g', '%t', '%c', '%U', '%b', '%o', '%8v', '%-8v|', '%08.3f', '%5.1f', '%-6s|', '%.3s', '%x', '% x', '%#x', '%+d', '% d', '%05d', '%E', '%G', '%10.4e', '%#g', '%#o', '%O', '%#U', '%+q', '%#q', '%p', '%w', '%z', '%F', '%.0f', '%.1e', '%6.2f%%'];
+const verbs = ['%v', '%+v', '%#v', '%T', '%d', '%s', '%q', '%x', '%X', '%f', '%.2f', '%e', '%g', '%t', '%c', '%U', '%b', '%o', '%8v', '%-8v|', '%08.3f', '%5.1f', '%-6s|', '%.3s', '%x', '% x', '%#x', '%+d', '% d', '%05d', '%E', '%G', '%10.4e', '%#g', '%#o', '%O', '%#U', '%+q', '%#q', '%w', '%z', '%F', '%.0f', '%.1e', '%6.2f%%'];
 
 const cases: Case[] = [];
 for (const [vname, expr] of Object.entries(values)) {
@@ -115,6 +115,8 @@ const extras: [string, unknown?][] = [
   ['{{printf "%v%%" 95.5}}'],
   ['{{printf "%5%|"}}'],
   ['{{printf "%.1f%%" .Value}}', { Value: 87.25 }],
+  ['{{printf "%p|%p|%p" 1 "s" true}}'],
+  ['{{printf "%x|%.0x|%.3X|%#x|%10.2x|%-12x|%+x" 1.0 1.5 -0.1 2.0 3.0 0.5 1e-310}}'],
   ['{{printf "%s is %.1f%% (threshold %.0f%%)" .Name .V .T}}', { Name: 'cpu', V: 91.26, T: 90 }],
 ];
 extras.forEach(([template, d], i) => {
