@@ -2,11 +2,18 @@
 import { isPrint, utf8Bytes } from './unicode.js';
 
 const htmlRe = /['"&<>\0]/g;
-const htmlMap: Record<string, string> = { "'": '&#39;', '"': '&#34;', '&': '&amp;', '<': '&lt;', '>': '&gt;', '\0': '\uFFFD' };
+const htmlMap: Record<string, string> = {
+  "'": '&#39;',
+  '"': '&#34;',
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '\0': '\uFFFD',
+};
 
 /** template.HTMLEscapeString. */
 export function htmlEscape(s: string): string {
-  return htmlRe.test(s) ? s.replace(htmlRe, (c) => htmlMap[c]!) : ((htmlRe.lastIndex = 0), s);
+  return s.replace(htmlRe, (c) => htmlMap[c]!);
 }
 
 const jsSpecial: Record<string, string> = {
@@ -46,7 +53,13 @@ function escapeBytes(s: string, keep: (c: number) => boolean, spacePlus: boolean
 }
 
 const unreserved = (c: number): boolean =>
-  (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x2d || c === 0x5f || c === 0x2e || c === 0x7e;
+  (c >= 0x61 && c <= 0x7a) ||
+  (c >= 0x41 && c <= 0x5a) ||
+  (c >= 0x30 && c <= 0x39) ||
+  c === 0x2d ||
+  c === 0x5f ||
+  c === 0x2e ||
+  c === 0x7e;
 
 /** url.QueryEscape. */
 export function queryEscape(s: string): string {

@@ -1,7 +1,8 @@
 // Calling functions from templates: Go's evalCall, evalArg and validateType over GoFunc signatures.
-import { evalChainNode, evalFieldNode, evalPipeline, evalVariableNode, MISSING } from './exec-eval.js';
+
 import { InterfaceArg } from './builtins.js';
 import type { State } from './exec.js';
+import { evalChainNode, evalFieldNode, evalPipeline, evalVariableNode, MISSING } from './exec-eval.js';
 import type { GoFunc, ParamType } from './funcs.js';
 import type { Node, NumberNode } from './nodes.js';
 import { nodeString } from './nodes.js';
@@ -46,7 +47,8 @@ export function evalCall(
   const argv: unknown[] = [];
   let i = 0;
   for (; i < numFixed && i < args.length; i++) argv.push(evalArg(s, dot, dotWrapped, fn.params[i]!, args[i]!));
-  if (fn.variadic !== undefined) for (; i < args.length; i++) argv.push(evalArg(s, dot, dotWrapped, fn.variadic, args[i]!));
+  if (fn.variadic !== undefined)
+    for (; i < args.length; i++) argv.push(evalArg(s, dot, dotWrapped, fn.variadic, args[i]!));
   if (isBuiltin && name === 'slice') markInterfaceArgs(s, dotWrapped, args, argv);
   if (final !== MISSING) {
     let t: ParamType;
@@ -76,7 +78,14 @@ function markInterfaceArgs(s: State, dotWrapped: boolean, args: readonly Node[],
   }
 }
 
-function andOr(s: State, dot: unknown, dotWrapped: boolean, name: string, args: readonly Node[], final: unknown): unknown {
+function andOr(
+  s: State,
+  dot: unknown,
+  dotWrapped: boolean,
+  name: string,
+  args: readonly Node[],
+  final: unknown,
+): unknown {
   let v: unknown;
   for (const arg of args) {
     v = evalArg(s, dot, dotWrapped, 'value', arg);
@@ -113,12 +122,11 @@ export function evalArg(s: State, dot: unknown, dotWrapped: boolean, t: ParamTyp
     case 'nil':
       if (t === 'any') return null;
       if (t === 'value') return undefined;
-      s.errorf(`cannot assign nil to ${goTypeName[t]}`);
-    // falls through: errorf never returns
+      return s.errorf(`cannot assign nil to ${goTypeName[t]}`);
     case 'field':
       return validateType(s, evalFieldNode(s, dot, dotWrapped, n, [n], MISSING), t);
     case 'variable':
-      return validateType(s, evalVariableNode(s, dot, dotWrapped, n, null, MISSING), t);
+      return validateType(s, evalVariableNode(s, n, null, MISSING), t);
     case 'pipe':
       return validateType(s, evalPipeline(s, dot, dotWrapped, n), t);
     case 'identifier':
@@ -133,19 +141,16 @@ function evalConstArg(s: State, t: ParamType, n: Node): unknown {
   switch (t) {
     case 'bool':
       if (n.type === 'bool') return n.value;
-      s.errorf(`expected bool; found ${nodeString(n)}`);
-    // falls through: errorf never returns
+      return s.errorf(`expected bool; found ${nodeString(n)}`);
     case 'string':
       if (n.type === 'string') return n.text;
-      s.errorf(`expected string; found ${nodeString(n)}`);
-    // falls through
+      return s.errorf(`expected string; found ${nodeString(n)}`);
     case 'int':
       if (n.type === 'number' && n.isInt) return new GoInt('int', n.int);
-      s.errorf(`expected integer; found ${nodeString(n)}`);
-    // falls through
+      return s.errorf(`expected integer; found ${nodeString(n)}`);
     case 'float64':
       if (n.type === 'number' && n.isFloat) return n.float;
-      s.errorf(`expected float; found ${nodeString(n)}`);
+      return s.errorf(`expected float; found ${nodeString(n)}`);
   }
   switch (n.type) {
     case 'bool':

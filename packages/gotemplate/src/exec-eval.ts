@@ -1,6 +1,7 @@
 // Evaluation of pipelines, commands, fields and variables (the expression half of Go's exec.go).
-import { evalCall, idealConstant } from './exec-call.js';
+
 import type { State } from './exec.js';
+import { evalCall, idealConstant } from './exec-call.js';
 import type { ChainNode, CommandNode, FieldNode, Node, PipeNode, VariableNode } from './nodes.js';
 import { nodeString } from './nodes.js';
 import { quote } from './quote.js';
@@ -43,7 +44,7 @@ function evalCommand(s: State, dot: unknown, dotWrapped: boolean, cmd: CommandNo
       notAFunction(s, cmd.args, final);
       return evalPipeline(s, dot, dotWrapped, first);
     case 'variable':
-      return evalVariableNode(s, dot, dotWrapped, first, cmd.args, final);
+      return evalVariableNode(s, first, cmd.args, final);
   }
   s.at(first);
   notAFunction(s, cmd.args, final);
@@ -53,8 +54,7 @@ function evalCommand(s: State, dot: unknown, dotWrapped: boolean, cmd: CommandNo
     case 'dot':
       return dot;
     case 'nil':
-      s.errorf('nil is not a command');
-    // falls through: errorf never returns
+      return s.errorf('nil is not a command');
     case 'number':
       return idealConstant(s, first);
     case 'string':
@@ -72,7 +72,7 @@ export function evalFieldNode(
   final: Final,
 ): unknown {
   s.at(field);
-  return evalFieldChain(s, dot, dotWrapped, field, field.ident, args, final);
+  return evalFieldChainFrom(s, dot, dotWrapped, field.ident, args, final);
 }
 
 export function evalChainNode(
@@ -86,7 +86,7 @@ export function evalChainNode(
   s.at(chain);
   if (chain.node.type === 'nil') s.errorf(`indirection through explicit nil in ${nodeString(chain)}`);
   const [pipe, wrapped] = evalChainBase(s, dot, dotWrapped, chain.node);
-  return evalFieldChainFrom(s, pipe, wrapped, chain, chain.field, args, final);
+  return evalFieldChainFrom(s, pipe, wrapped, chain.field, args, final);
 }
 
 function evalChainBase(s: State, dot: unknown, dotWrapped: boolean, n: Node): [unknown, boolean] {
@@ -99,8 +99,6 @@ function evalChainBase(s: State, dot: unknown, dotWrapped: boolean, n: Node): [u
 
 export function evalVariableNode(
   s: State,
-  dot: unknown,
-  dotWrapped: boolean,
   variable: VariableNode,
   args: readonly Node[] | null,
   final: Final,
@@ -111,26 +109,13 @@ export function evalVariableNode(
     notAFunction(s, args ?? [], final);
     return v.value;
   }
-  return evalFieldChainFrom(s, v.value, v.wrapped, variable, variable.ident.slice(1), args, final);
-}
-
-function evalFieldChain(
-  s: State,
-  receiver: unknown,
-  wrapped: boolean,
-  node: Node,
-  ident: readonly string[],
-  args: readonly Node[] | null,
-  final: Final,
-): unknown {
-  return evalFieldChainFrom(s, receiver, wrapped, node, ident, args, final);
+  return evalFieldChainFrom(s, v.value, v.wrapped, variable.ident.slice(1), args, final);
 }
 
 function evalFieldChainFrom(
   s: State,
   receiver: unknown,
   wrapped: boolean,
-  _node: Node,
   ident: readonly string[],
   args: readonly Node[] | null,
   final: Final,

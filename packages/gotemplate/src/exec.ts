@@ -1,13 +1,13 @@
 // Execution of a parsed template (Go's exec.go walk): output, control flow and Go's error texts.
 import { ExecError } from './errors.js';
 import { evalPipeline } from './exec-eval.js';
+import { sprintOne } from './fmt/print.js';
 import type { GoFunc } from './funcs.js';
 import type { ListNode, Node, PipeNode, TemplateNode, Tree } from './nodes.js';
 import { nodeString } from './nodes.js';
-import { sprintOne } from './fmt/print.js';
 import { quote } from './quote.js';
 import { utf8Len } from './unicode.js';
-import { isGoMap, isTrue, sortedKeys, goInt } from './values.js';
+import { goInt, isGoMap, isTrue, sortedKeys } from './values.js';
 
 export interface Variable {
   name: string;
@@ -91,14 +91,17 @@ export class State {
         return;
       case 'if':
       case 'with':
-        return this.walkIfOrWith(node.type, dot, dotWrapped, node.pipe, node.list, node.elseList);
+        this.walkIfOrWith(node.type, dot, dotWrapped, node.pipe, node.list, node.elseList);
+        return;
       case 'list':
         for (const n of node.nodes) this.walk(dot, dotWrapped, n);
         return;
       case 'range':
-        return this.walkRange(dot, dotWrapped, node.pipe, node.list, node.elseList, node);
+        this.walkRange(dot, dotWrapped, node.pipe, node.list, node.elseList, node);
+        return;
       case 'template':
-        return this.walkTemplate(dot, dotWrapped, node);
+        this.walkTemplate(dot, dotWrapped, node);
+        return;
       case 'text':
         this.out += node.text;
         return;
@@ -127,7 +130,14 @@ export class State {
     }
   }
 
-  walkRange(dot: unknown, dotWrapped: boolean, pipe: PipeNode, list: ListNode, elseList: ListNode | null, r: Node): void {
+  walkRange(
+    dot: unknown,
+    dotWrapped: boolean,
+    pipe: PipeNode,
+    list: ListNode,
+    elseList: ListNode | null,
+    r: Node,
+  ): void {
     this.at(r);
     const mark0 = this.vars.length;
     try {
@@ -191,7 +201,8 @@ export class State {
     this.at(n);
     if (v === undefined) this.out += '<no value>';
     else if (typeof v === 'string') this.out += v;
-    else if (typeof v === 'function') this.errorf(`can't print ${nodeString(n)} of type func(...interface {}) (interface {}, error)`);
+    else if (typeof v === 'function')
+      this.errorf(`can't print ${nodeString(n)} of type func(...interface {}) (interface {}, error)`);
     else this.out += sprintOne(v);
   }
 }

@@ -1,5 +1,5 @@
 // Lexing inside {{ }}: operators, quotes, numbers, identifiers, fields and variables.
-import { EOF, hasRightTrimMarker, hashU, isSpace, keywords, type Lexer, lexRightDelim, T } from './lex.js';
+import { EOF, hashU, hasRightTrimMarker, isSpace, keywords, type Lexer, lexRightDelim, T } from './lex.js';
 import { quote } from './quote.js';
 import { isAlphaNumeric, isPrint } from './unicode.js';
 
@@ -166,7 +166,6 @@ function lexNumber(l: Lexer): StateFn {
   } else l.emit(T.Number);
   return lexInsideAction;
 }
-
 
 function scanNumber(l: Lexer): boolean {
   l.accept('+-');

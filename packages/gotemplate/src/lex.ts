@@ -3,7 +3,7 @@
 import { lexInsideAction } from './lex-action.js';
 import { isPrint } from './unicode.js';
 
-export const enum T {
+export enum T {
   Error,
   Bool,
   Char,
@@ -148,9 +148,11 @@ export class Lexer {
   }
 
   atRightDelim(): [boolean, boolean] {
-    const rest = this.input.slice(this.pos);
-    if (hasRightTrimMarker(rest) && rest.startsWith(this.rightDelim, 2)) return [true, true];
-    return [rest.startsWith(this.rightDelim), false];
+    const at = this.pos;
+    if (hasRightTrimMarker(this.input.slice(at, at + 2)) && this.input.startsWith(this.rightDelim, at + 2)) {
+      return [true, true];
+    }
+    return [this.input.startsWith(this.rightDelim, at), false];
   }
 
   atTerminator(): boolean {

@@ -2,8 +2,8 @@
 import { type Item, T } from './lex.js';
 import type { CommandNode, ListNode, Node, PipeNode, VariableNode } from './nodes.js';
 import { nodeString } from './nodes.js';
-import { newNumber } from './parse-number.js';
 import type { Parser } from './parse.js';
+import { newNumber } from './parse-number.js';
 import { quote } from './quote.js';
 
 export function pipeline(t: Parser, context: string, end: T): PipeNode {
@@ -174,11 +174,7 @@ function term(t: Parser): Node | null {
     case T.CharConstant:
     case T.Complex:
     case T.Number:
-      try {
-        return newNumber(t.tree, token.pos, token.val, token.typ);
-      } catch (e) {
-        t.errorf((e as Error).message);
-      }
+      return numberTerm(t, token);
     case T.LeftParen:
       return pipeline(t, 'parenthesized pipeline', T.RightParen);
     case T.String:
@@ -187,6 +183,14 @@ function term(t: Parser): Node | null {
   }
   t.backup();
   return null;
+}
+
+function numberTerm(t: Parser, token: Item): Node {
+  try {
+    return newNumber(t.tree, token.pos, token.val, token.typ);
+  } catch (e) {
+    t.errorf((e as Error).message);
+  }
 }
 
 function useVar(t: Parser, pos: number, name: string): Node {

@@ -3,12 +3,15 @@ import { pathEscape, queryEscape } from './escape.js';
 import { sprint } from './fmt/print.js';
 import { type GoFunc, goFunc } from './funcs.js';
 
-const ascii = /^[\x00-\x7f]*$/;
+function isAscii(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0x7f) return false;
+  return true;
+}
 
 // Go maps rune by rune with simple case mappings; JS may expand one character into several
 // (ß -> SS), so such characters are kept as Go keeps them. İ is Go's one simple-lowercase outlier.
 function mapRunes(s: string, upper: boolean): string {
-  if (ascii.test(s)) return upper ? s.toUpperCase() : s.toLowerCase();
+  if (isAscii(s)) return upper ? s.toUpperCase() : s.toLowerCase();
   let out = '';
   for (const ch of s) {
     if (!upper && ch === '\u0130') {
@@ -31,11 +34,18 @@ export function title(s: string): string {
   return toUpper(first) + toLower(s.slice(first.length));
 }
 
-const needsJsonEscape = /["\\<>&\u0000-\u001f\u2028\u2029\ud800-\udfff]/;
+function needsJsonEscape(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || c === 0x22 || c === 0x5c || c === 0x3c || c === 0x3e || c === 0x26) return true;
+    if (c === 0x2028 || c === 0x2029 || (c >= 0xd800 && c <= 0xdfff)) return true;
+  }
+  return false;
+}
 
 /** The inside of the JSON string Go's encoding/json writes for s (HTML-safe, Go 1.19 rules). */
 export function jsonEscape(s: string): string {
-  if (!needsJsonEscape.test(s)) return s;
+  if (!needsJsonEscape(s)) return s;
   let out = '';
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);

@@ -5,7 +5,6 @@ import { Fmt } from './format.js';
 class Printer {
   readonly fmt = new Fmt();
   private arg: unknown = undefined;
-  private erroring = false;
 
   get out(): string {
     return this.fmt.buf;
@@ -16,14 +15,12 @@ class Printer {
   }
 
   badVerb(verb: string): void {
-    this.erroring = true;
     this.write(`%!${verb}(`);
     if (this.arg !== undefined && this.arg !== null) {
       this.write(`${typeName(this.arg)}=`);
       this.printArg(this.arg, 'v');
     } else this.write('<nil>');
     this.write(')');
-    this.erroring = false;
   }
 
   printArg(arg: unknown, verb: string): void {
@@ -33,9 +30,13 @@ class Printer {
       else this.badVerb(verb);
       return;
     }
-    if (verb === 'T') return this.fmt.fmtS(typeName(arg));
+    if (verb === 'T') {
+      this.fmt.fmtS(typeName(arg));
+      return;
+    }
     if (verb === 'p' || (verb === 'w' && typeof arg === 'object' && !(arg instanceof GoInt))) {
-      return this.badVerb(verb);
+      this.badVerb(verb);
+      return;
     }
     this.printValue(arg, verb, 0);
   }
@@ -44,24 +45,34 @@ class Printer {
     if (depth > 0) this.arg = v;
     switch (kindOf(v)) {
       case 'bool':
-        return verb === 't' || verb === 'v' ? this.fmt.fmtBoolean(v as boolean) : this.badVerb(verb);
+        if (verb === 't' || verb === 'v') this.fmt.fmtBoolean(v as boolean);
+        else this.badVerb(verb);
+        return;
       case 'int':
-        return this.fmtInteger(intValue(v), true, verb);
+        this.fmtInteger(intValue(v), true, verb);
+        return;
       case 'uint':
-        return this.fmtInteger(intValue(v), false, verb);
+        this.fmtInteger(intValue(v), false, verb);
+        return;
       case 'float':
-        return this.fmtFloat(v as number, verb);
+        this.fmtFloat(v as number, verb);
+        return;
       case 'string':
-        return this.fmtString(v as string, verb);
+        this.fmtString(v as string, verb);
+        return;
       case 'map':
-        return this.printMap(v as Record<string, unknown>, verb, depth);
+        this.printMap(v as Record<string, unknown>, verb, depth);
+        return;
       case 'slice':
-        return this.printSlice(v as unknown[], verb, depth);
+        this.printSlice(v as unknown[], verb, depth);
+        return;
       case 'nil':
       case 'invalid':
-        return this.write(this.fmt.sharpV ? 'interface {}(nil)' : '<nil>');
+        this.write(this.fmt.sharpV ? 'interface {}(nil)' : '<nil>');
+        return;
       default:
-        return this.badVerb(verb);
+        this.badVerb(verb);
+        return;
     }
   }
 
@@ -99,63 +110,84 @@ class Printer {
         } else f.fmtInteger(v, 10, verb, false);
         return;
       case 'd':
-        return f.fmtInteger(v, 10, verb, false);
+        f.fmtInteger(v, 10, verb, false);
+        return;
       case 'b':
-        return f.fmtInteger(v, 2, verb, false);
+        f.fmtInteger(v, 2, verb, false);
+        return;
       case 'o':
       case 'O':
-        return f.fmtInteger(v, 8, verb, false);
+        f.fmtInteger(v, 8, verb, false);
+        return;
       case 'x':
-        return f.fmtInteger(v, 16, verb, false);
+        f.fmtInteger(v, 16, verb, false);
+        return;
       case 'X':
-        return f.fmtInteger(v, 16, verb, true);
+        f.fmtInteger(v, 16, verb, true);
+        return;
       // Go passes these the value as uint64, so negative numbers wrap around.
       case 'c':
-        return f.fmtC(BigInt.asUintN(64, v));
+        f.fmtC(BigInt.asUintN(64, v));
+        return;
       case 'q':
-        return f.fmtQc(BigInt.asUintN(64, v));
+        f.fmtQc(BigInt.asUintN(64, v));
+        return;
       case 'U':
-        return f.fmtUnicode(BigInt.asUintN(64, v));
+        f.fmtUnicode(BigInt.asUintN(64, v));
+        return;
       default:
-        return this.badVerb(verb);
+        this.badVerb(verb);
+        return;
     }
   }
 
   private fmtFloat(v: number, verb: string): void {
     switch (verb) {
       case 'v':
-        return this.fmt.fmtFloat(v, 'g', -1);
+        this.fmt.fmtFloat(v, 'g', -1);
+        return;
       case 'b':
       case 'g':
       case 'G':
       case 'x':
       case 'X':
-        return this.fmt.fmtFloat(v, verb, -1);
+        this.fmt.fmtFloat(v, verb, -1);
+        return;
       case 'f':
       case 'e':
       case 'E':
-        return this.fmt.fmtFloat(v, verb, 6);
+        this.fmt.fmtFloat(v, verb, 6);
+        return;
       case 'F':
-        return this.fmt.fmtFloat(v, 'f', 6);
+        this.fmt.fmtFloat(v, 'f', 6);
+        return;
       default:
-        return this.badVerb(verb);
+        this.badVerb(verb);
+        return;
     }
   }
 
   private fmtString(v: string, verb: string): void {
     switch (verb) {
       case 'v':
-        return this.fmt.sharpV ? this.fmt.fmtQ(v) : this.fmt.fmtS(v);
+        if (this.fmt.sharpV) this.fmt.fmtQ(v);
+        else this.fmt.fmtS(v);
+        return;
       case 's':
-        return this.fmt.fmtS(v);
+        this.fmt.fmtS(v);
+        return;
       case 'x':
-        return this.fmt.fmtSx(v, false);
+        this.fmt.fmtSx(v, false);
+        return;
       case 'X':
-        return this.fmt.fmtSx(v, true);
+        this.fmt.fmtSx(v, true);
+        return;
       case 'q':
-        return this.fmt.fmtQ(v);
+        this.fmt.fmtQ(v);
+        return;
       default:
-        return this.badVerb(verb);
+        this.badVerb(verb);
+        return;
     }
   }
 }

@@ -1,5 +1,5 @@
 // fmt.Sprintf's format-string walk (Go's doPrintf), including argument indexes and * widths.
-import { GoInt, kindOf, typeName } from '../values.js';
+import { type GoInt, kindOf, typeName } from '../values.js';
 import { Printer } from './print.js';
 
 const tooLarge = (n: number): boolean => n > 1e6 || n < -1e6;

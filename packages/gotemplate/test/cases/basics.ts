@@ -15,7 +15,10 @@ const alert = {
   Timestamp: '2024-05-01T12:00:00Z',
   StartTime: '2024-05-01T11:55:00Z',
   CustomFields: { routing_key: 'abc', priority: '1' },
-  Alerts: [{ ResourceName: 'a', Node: 'n1' }, { ResourceName: 'b', Node: 'n2' }],
+  Alerts: [
+    { ResourceName: 'a', Node: 'n1' },
+    { ResourceName: 'b', Node: 'n2' },
+  ],
   AlertCount: 2,
 };
 
@@ -77,9 +80,9 @@ export const basics: Case[] = [
     ['{{.N}}', { N: 0.00001 }],
     ['{{.N}}', { N: -0.5 }],
     ['{{.N}}', { N: 100 }],
-    ['{{.N}}', { N: 3.14159265358979 }],
+    ['{{.N}}', { N: 3.25159265358979 }],
     ['{{.N}}', { N: 1e-7 }],
-    ['{{.N}}', { N: 12345678901234567890 }],
+    ['{{.N}}', { N: 1.2345678901234567e19 }],
     ['{{.N}}', { N: 0.1 }],
     ['{{.N}}', { N: 2.5e-308 }],
     ['{{.N}}', { N: 1.7976931348623157e308 }],

@@ -1,13 +1,28 @@
 import { type Case, group } from './types.js';
 
-const d = { T: true, F: false, S: 'x', E: '', Z: 0, N: 1.5, L: [1, 2, 3], EL: [], M: { b: 2, a: 1, c: 3 }, EM: {}, Null: null };
+const d = {
+  T: true,
+  F: false,
+  S: 'x',
+  E: '',
+  Z: 0,
+  N: 1.5,
+  L: [1, 2, 3],
+  EL: [],
+  M: { b: 2, a: 1, c: 3 },
+  EM: {},
+  Null: null,
+};
 
 export const control: Case[] = [
   ...group('if', [
     ['{{if .T}}yes{{end}}', d],
     ['{{if .F}}yes{{else}}no{{end}}', d],
     ['{{if .S}}s{{end}}{{if .E}}e{{end}}{{if .Z}}z{{end}}{{if .N}}n{{end}}', d],
-    ['{{if .L}}l{{end}}{{if .EL}}el{{end}}{{if .M}}m{{end}}{{if .EM}}em{{end}}{{if .Null}}null{{end}}{{if .Missing}}miss{{end}}', d],
+    [
+      '{{if .L}}l{{end}}{{if .EL}}el{{end}}{{if .M}}m{{end}}{{if .EM}}em{{end}}{{if .Null}}null{{end}}{{if .Missing}}miss{{end}}',
+      d,
+    ],
     ['{{if .F}}a{{else if .Z}}b{{else if .S}}c{{else}}d{{end}}', d],
     ['{{if .F}}a{{else if .Z}}b{{end}}', d],
     ['{{if $x := .S}}{{$x}}{{end}}', d],
@@ -54,7 +69,10 @@ export const control: Case[] = [
     ['{{range $i, 3 := .L}}{{end}}', d],
     ['{{range .L}}{{$.S}}{{end}}', d],
     ['{{range $i, $e := .L}}{{if $i}}, {{end}}{{$e}}{{end}}', d],
-    ['{{range .Items}}{{.Name}}={{.V}} {{end}}', { Items: [{ Name: 'a', V: 1 }, { Name: 'b', V: null }, { Name: 'c' }] }],
+    [
+      '{{range .Items}}{{.Name}}={{.V}} {{end}}',
+      { Items: [{ Name: 'a', V: 1 }, { Name: 'b', V: null }, { Name: 'c' }] },
+    ],
     ['{{range .Items}}{{.}}|{{end}}', { Items: [null, 'x', [], {}] }],
     ['{{range .Items}}{{.X}}{{end}}', { Items: ['str'] }],
     ['{{range .Items}}{{.X}}{{end}}', { Items: [null] }],

@@ -1,6 +1,17 @@
 import { type Case, group } from './types.js';
 
-const d = { S: 'héllo', E: '', N: 2.5, I: 3, L: [10, 'b', null, [1, 2]], EL: [], M: { a: 1, b: 'x', n: null }, T: true, F: false, Null: null };
+const d = {
+  S: 'héllo',
+  E: '',
+  N: 2.5,
+  I: 3,
+  L: [10, 'b', null, [1, 2]],
+  EL: [],
+  M: { a: 1, b: 'x', n: null },
+  T: true,
+  F: false,
+  Null: null,
+};
 
 export const funcs: Case[] = [
   ...group('len', [

@@ -22,7 +22,7 @@ const values: Record<string, string> = {
 };
 
 const data = {
-  F: 3.14159,
+  F: 3.24159,
   NF: -2.5,
   Big: 1234567.891,
   Small: 0.000123,
@@ -33,7 +33,53 @@ const data = {
   M: { k: 'v', n: 1 },
 };
 
-const verbs = ['%v', '%+v', '%#v', '%T', '%d', '%s', '%q', '%x', '%X', '%f', '%.2f', '%e', '%g', '%t', '%c', '%U', '%b', '%o', '%8v', '%-8v|', '%08.3f', '%5.1f', '%-6s|', '%.3s', '%x', '% x', '%#x', '%+d', '% d', '%05d', '%E', '%G', '%10.4e', '%#g', '%#o', '%O', '%#U', '%+q', '%#q', '%w', '%z', '%F', '%.0f', '%.1e', '%6.2f%%'];
+const verbs = [
+  '%v',
+  '%+v',
+  '%#v',
+  '%T',
+  '%d',
+  '%s',
+  '%q',
+  '%x',
+  '%X',
+  '%f',
+  '%.2f',
+  '%e',
+  '%g',
+  '%t',
+  '%c',
+  '%U',
+  '%b',
+  '%o',
+  '%8v',
+  '%-8v|',
+  '%08.3f',
+  '%5.1f',
+  '%-6s|',
+  '%.3s',
+  '%x',
+  '% x',
+  '%#x',
+  '%+d',
+  '% d',
+  '%05d',
+  '%E',
+  '%G',
+  '%10.4e',
+  '%#g',
+  '%#o',
+  '%O',
+  '%#U',
+  '%+q',
+  '%#q',
+  '%w',
+  '%z',
+  '%F',
+  '%.0f',
+  '%.1e',
+  '%6.2f%%',
+];
 
 const cases: Case[] = [];
 for (const [vname, expr] of Object.entries(values)) {
@@ -120,11 +166,57 @@ const extras: [string, unknown?][] = [
   ['{{printf "%s is %.1f%% (threshold %.0f%%)" .Name .V .T}}', { Name: 'cpu', V: 91.26, T: 90 }],
 ];
 extras.forEach(([template, d], i) => {
-  cases.push(d === undefined ? { name: `printf-x/${i + 1}`, template } : { name: `printf-x/${i + 1}`, template, data: d });
+  cases.push(
+    d === undefined ? { name: `printf-x/${i + 1}`, template } : { name: `printf-x/${i + 1}`, template, data: d },
+  );
 });
 
-const floats = [0, 1, -1, 0.5, 1.5, 2.5, 0.125, 0.375, 1 / 3, 2 / 3, 1e-5, 123.456, 99.95, 99.995, 1e15, 1e16, 1e17, 123456789012, 0.1 + 0.2, 1e-320, 4.35, 8.675, 1.45, 2.675, 5e-5, 9.995, 1234.5678];
-const fverbs = ['%v', '%.0f', '%.1f', '%.2f', '%.3f', '%e', '%.2e', '%g', '%.3g', '%.15g', '%.17g', '%f', '%8.3f', '%.20f', '%.25e'];
+const floats = [
+  0,
+  1,
+  -1,
+  0.5,
+  1.5,
+  2.5,
+  0.125,
+  0.375,
+  1 / 3,
+  2 / 3,
+  1e-5,
+  123.456,
+  99.95,
+  99.995,
+  1e15,
+  1e16,
+  1e17,
+  123456789012,
+  0.1 + 0.2,
+  1e-320,
+  4.35,
+  8.675,
+  1.45,
+  2.675,
+  5e-5,
+  9.995,
+  1234.5678,
+];
+const fverbs = [
+  '%v',
+  '%.0f',
+  '%.1f',
+  '%.2f',
+  '%.3f',
+  '%e',
+  '%.2e',
+  '%g',
+  '%.3g',
+  '%.15g',
+  '%.17g',
+  '%f',
+  '%8.3f',
+  '%.20f',
+  '%.25e',
+];
 for (const v of fverbs) {
   cases.push({ name: `printf-float/${v}`, template: `{{range .F}}{{printf "${v}" .}} {{end}}`, data: { F: floats } });
 }

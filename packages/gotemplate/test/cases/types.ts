@@ -13,5 +13,7 @@ export type Row = [template: string, data?: unknown];
 
 /** Names rows as prefix/1, prefix/2, ... */
 export function group(prefix: string, rows: readonly Row[]): Case[] {
-  return rows.map(([template, data], i) => (data === undefined ? { name: `${prefix}/${i + 1}`, template } : { name: `${prefix}/${i + 1}`, template, data }));
+  return rows.map(([template, data], i) =>
+    data === undefined ? { name: `${prefix}/${i + 1}`, template } : { name: `${prefix}/${i + 1}`, template, data },
+  );
 }

@@ -54,12 +54,27 @@ export const webhook: Case[] = [
     [discord, { ...alert, Level: 'warning', Mention: '' }],
     [discord, { ...alert, Level: 'info', Value: 12.345, Threshold: 0.05 }],
     [slack, alert],
-    ['https://hooks.example.com/{{.Node | urlpath}}/{{.ResourceID | pathescape}}?msg={{.Message | urlquery}}&r={{urlencode .ResourceName}}', alert],
-    ['https://api.example.com/bot/sendMessage?chat_id={{.ChatID}}&text={{printf "%s: %s" .Level .ResourceName | urlquery}}', alert],
-    ['{"routing_key": "{{.CustomFields.routing_key}}", "dedup_key": "{{.ID}}", "severity": "{{if eq .Level "critical"}}critical{{else}}warning{{end}}"}', alert],
-    ['{{title "hELLO wORLD"}} {{title ""}} {{title "élan"}} {{title "ß"}} {{upper "straße ǆ"}} {{lower "ÀÉÎ İ Σ"}}', alert],
+    [
+      'https://hooks.example.com/{{.Node | urlpath}}/{{.ResourceID | pathescape}}?msg={{.Message | urlquery}}&r={{urlencode .ResourceName}}',
+      alert,
+    ],
+    [
+      'https://api.example.com/bot/sendMessage?chat_id={{.ChatID}}&text={{printf "%s: %s" .Level .ResourceName | urlquery}}',
+      alert,
+    ],
+    [
+      '{"routing_key": "{{.CustomFields.routing_key}}", "dedup_key": "{{.ID}}", "severity": "{{if eq .Level "critical"}}critical{{else}}warning{{end}}"}',
+      alert,
+    ],
+    [
+      '{{title "hELLO wORLD"}} {{title ""}} {{title "élan"}} {{title "ß"}} {{upper "straße ǆ"}} {{lower "ÀÉÎ İ Σ"}}',
+      alert,
+    ],
     ['{{jsonString "a\\"b\\\\c\\n\\r\\t\\u0001\\b\\f<>&\\u2028\\u2029é😀"}}', alert],
-    ['{{jsonString .Value}} {{jsonString .Alerts}} {{jsonString .Missing}} {{jsonString nil}} {{jsonString true}}', alert],
+    [
+      '{{jsonString .Value}} {{jsonString .Alerts}} {{jsonString .Missing}} {{jsonString nil}} {{jsonString true}}',
+      alert,
+    ],
     ['{{urlpath "a b/c;d,e?f$g&h+i:j=k@l~m"}} {{urlquery "a b/c;d,e?f$g&h+i:j=k@l~m"}}', alert],
     ['{{urlpath .Value}} {{urlpath 1 2 "x"}} {{urlquery .Missing}} {{urlpath nil}} {{urlencode "é 😀"}}', alert],
     ['{{.Level | title}} {{.Type | upper}} {{.Node | lower}}', alert],
