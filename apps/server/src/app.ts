@@ -1,14 +1,17 @@
-import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import { type Feature, monitoringOpenApi, routes } from '@svc/contract';
-import { bindRoutes, type Clock, installErrorHandling, type Logger, systemClock } from '@svc/platform';
+import { bindRoutes, type Clock, genRequestId, installErrorHandling, type Logger, systemClock } from '@svc/platform';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import { createAreas } from './areas/index.js';
+import { EMBEDDED_LICENSE_PUBLIC_KEY } from './areas/license/index.js';
 import type { Config } from './config/index.js';
 import type { BuildInfo } from './platform/build-info.js';
+import { createSecretBox, loadOrCreateKeyFile } from './platform/crypto/index.js';
 import type { Db } from './platform/db/index.js';
 import { createGate } from './platform/http/gate.js';
-import { type Authenticator, nobody } from './platform/http/principal.js';
+import type { Authenticator } from './platform/http/principal.js';
+import { createRateLimiter } from './platform/http/rate-limit.js';
 
 export interface AppDeps {
   config: Config;
@@ -16,14 +19,17 @@ export interface AppDeps {
   log: Logger;
   build: BuildInfo;
   clock?: Clock;
-  /** Who is calling; until access control is set up nobody is, so only public routes answer. */
+  /** Overrides who is calling (tests); by default sessions, API tokens and recovery mode decide. */
   authenticate?: Authenticator;
+  /** Overrides the licence check (tests); by default the active licence decides. */
   hasFeature?: (feature: Feature) => boolean;
   /** Check every JSON response against its contract schema (tests turn this on). */
   validateResponses?: boolean;
+  /** PEM of the licence issuer's Ed25519 public key; tests pass their own. Default: the embedded key. */
+  licensePublicKey?: string;
+  /** Restarts svc through its service manager (main.ts sets it under systemd). */
+  restart?: () => void;
 }
-
-const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 /** Builds the HTTP app without listening: every route test calls this and uses `inject`. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -32,10 +38,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     loggerInstance: deps.log as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: deps.config.bodyLimitBytes,
-    genReqId: (req) => {
-      const given = req.headers['x-request-id'];
-      return typeof given === 'string' && SAFE_REQUEST_ID.test(given) ? given : randomUUID();
-    },
+    genReqId: genRequestId,
     routerOptions: { ignoreTrailingSlash: false },
   });
 
@@ -52,19 +55,39 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(fastifyCookie);
   installErrorHandling(app, { routes: Object.values(routes) });
 
-  const openapi = monitoringOpenApi(routes, deps.build.version);
+  // Built on first request: generating JSON Schema for every route costs start-up time and memory.
+  let openapiDoc: Record<string, unknown> | undefined;
+  const openapi = () => {
+    openapiDoc ??= monitoringOpenApi(routes, deps.build.version);
+    return openapiDoc;
+  };
+  const clock = deps.clock ?? systemClock;
   const areas = createAreas({
     config: deps.config,
     db: deps.db,
     log: deps.log,
-    clock: deps.clock ?? systemClock,
+    clock,
     build: deps.build,
     openapi,
+    secrets: createSecretBox(loadOrCreateKeyFile(join(deps.config.dataDir, '.encryption.key'))),
+    licensePublicKey: deps.licensePublicKey ?? EMBEDDED_LICENSE_PUBLIC_KEY,
+    restart: deps.restart,
+    hasFeature: deps.hasFeature,
+  });
+  await areas.start();
+  // Recovery mode must never be silent: every response, errors and 404s included, carries this header.
+  app.addHook('onSend', async (_req, reply, payload) => {
+    if (areas.authDisabled()) reply.header('x-svc-auth-disabled', 'true');
+    return payload;
   });
   bindRoutes(app, {
     routes,
     handlers: areas.handlers,
-    gate: createGate({ authenticate: deps.authenticate ?? nobody, hasFeature: deps.hasFeature ?? (() => false) }),
+    gate: createGate({
+      authenticate: deps.authenticate ?? areas.authenticate,
+      hasFeature: deps.hasFeature ?? areas.hasFeature,
+      rateLimiter: createRateLimiter(deps.config.rateLimits, clock),
+    }),
     validateResponses: deps.validateResponses,
   });
   return app;

@@ -1,6 +1,7 @@
 import type { Clock, Logger } from '@svc/platform';
 import type { Config } from '../config/index.js';
 import type { BuildInfo } from '../platform/build-info.js';
+import type { SecretBox } from '../platform/crypto/index.js';
 import type { Db } from '../platform/db/index.js';
 
 /** What every area is built from. Dependencies are arguments: nothing reaches for globals. */
@@ -10,5 +11,14 @@ export interface AreaDeps {
   log: Logger;
   clock: Clock;
   build: BuildInfo;
-  openapi: Record<string, unknown>;
+  /** The OpenAPI document, generated on first use. */
+  openapi: () => Record<string, unknown>;
+  /** Encrypts secrets at rest under the instance key (`<dataDir>/.encryption.key`). */
+  secrets: SecretBox;
+  /** PEM of the Ed25519 key licence keys are checked against. */
+  licensePublicKey: string;
+  /** Asks the service manager to restart svc (set only where one is present). */
+  restart?: () => void;
+  /** Overrides the licence for checks that depend on the request, not the route (tests set it). */
+  hasFeature?: (feature: import('@svc/contract').Feature) => boolean;
 }

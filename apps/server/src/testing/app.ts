@@ -19,10 +19,23 @@ export interface TestApp {
 
 /** A migrated in-memory SQLite (or the given PostgreSQL URL) and an app built on it, with a fake clock. */
 export async function createTestApp(
-  opts: { databaseUrl?: string; overrides?: Partial<AppDeps>; clock?: Clock } = {},
+  opts: {
+    databaseUrl?: string;
+    overrides?: Partial<AppDeps>;
+    clock?: Clock;
+    /** Extra environment variables for loadConfig (rate limits, deployment hints). */
+    env?: Record<string, string>;
+    /** Reuse a data directory (keys, bootstrap token), e.g. to restart on the same database. */
+    dataDir?: string;
+  } = {},
 ): Promise<TestApp> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'svc-test-'));
-  const config = loadConfig({ SVC_DATA_DIR: dataDir, SVC_DATABASE_URL: opts.databaseUrl, LOG_LEVEL: 'debug' });
+  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'svc-test-'));
+  const config = loadConfig({
+    SVC_DATA_DIR: dataDir,
+    SVC_DATABASE_URL: opts.databaseUrl,
+    LOG_LEVEL: 'debug',
+    ...opts.env,
+  });
   const db = opts.databaseUrl ? openServerDatabase(config) : openServerDatabase({ ...config, dataDir: ':memory:' });
   await migrateServerDatabase(db);
   const clock = new FakeClock(Date.UTC(2026, 10, 22, 12, 0, 0));

@@ -1,3 +1,8 @@
+import { auditRoutes } from './audit.js';
+import { authRoutes } from './auth.js';
+import { licenseRoutes } from './license.js';
+import { metricsRoutes } from './metrics.js';
+import { securityRoutes } from './security.js';
 import { systemRoutes } from './system.js';
 
 /**
@@ -6,6 +11,11 @@ import { systemRoutes } from './system.js';
  */
 export const routes = {
   ...systemRoutes,
+  ...authRoutes,
+  ...securityRoutes,
+  ...licenseRoutes,
+  ...auditRoutes,
+  ...metricsRoutes,
 } as const;
 
 export type Routes = typeof routes;

@@ -45,7 +45,7 @@ export function createLockout(store: AuthStore, clock: Clock) {
     ): Promise<{ locked: AppError | undefined; remaining: number; lockedKeys: string[] }> {
       const keys = lockoutKeys(username, ip);
       const now = clock.now();
-      const existing = new Map((await store.getFailures([keys.user, keys.ip])).map((r) => [r.identifier, r]));
+      const existing = new Map((await store.getFailures([keys.user, keys.ip], trx)).map((r) => [r.identifier, r]));
       let remaining = MAX_FAILURES;
       const lockedKeys: string[] = [];
       for (const id of [keys.user, keys.ip]) {

@@ -127,7 +127,7 @@ export function createAuthService(
     /** Replaces the administrator (first-run setup, forced re-setup); other sessions of the old one end. */
     async replaceAdmin(trx: Kysely<Database>, username: string, passwordHash: string): Promise<void> {
       const now = deps.clock.now();
-      const old = await store.getAdmin();
+      const old = await store.getAdmin(trx);
       if (old) await sessions.endAllOf(trx, old.username);
       await store.replaceAdmin(trx, {
         username,

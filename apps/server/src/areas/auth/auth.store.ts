@@ -11,8 +11,8 @@ export function createAuthStore(handle: Db) {
     getUser(username: string): Promise<UserRow | undefined> {
       return db.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirst();
     },
-    async getAdmin(): Promise<UserRow | undefined> {
-      return db.selectFrom('users').selectAll().where('is_admin', '=', 1).orderBy('created_at').executeTakeFirst();
+    async getAdmin(q: Kysely<Database> = db): Promise<UserRow | undefined> {
+      return q.selectFrom('users').selectAll().where('is_admin', '=', 1).orderBy('created_at').executeTakeFirst();
     },
     async replaceAdmin(trx: Kysely<Database>, row: UserRow): Promise<void> {
       await trx.deleteFrom('users').where('is_admin', '=', 1).execute();
@@ -68,8 +68,8 @@ export function createAuthStore(handle: Db) {
       await db.deleteFrom('sessions').where('expires_at', '<=', now).execute();
     },
 
-    getFailures(identifiers: string[]): Promise<FailureRow[]> {
-      return db.selectFrom('login_failures').selectAll().where('identifier', 'in', identifiers).execute();
+    getFailures(identifiers: string[], q: Kysely<Database> = db): Promise<FailureRow[]> {
+      return q.selectFrom('login_failures').selectAll().where('identifier', 'in', identifiers).execute();
     },
     async putFailure(trx: Kysely<Database>, row: FailureRow): Promise<void> {
       await trx.deleteFrom('login_failures').where('identifier', '=', row.identifier).execute();

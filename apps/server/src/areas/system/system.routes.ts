@@ -7,7 +7,7 @@ import type { SystemService } from './system.service.js';
 export function systemHandlers(
   service: SystemService,
   docs: ReturnType<typeof createDocs>,
-  openapi: Record<string, unknown>,
+  openapi: () => Record<string, unknown>,
 ): Handlers<typeof systemRoutes, Caller> {
   return {
     getHealth: async (ctx) => {
@@ -19,7 +19,7 @@ export function systemHandlers(
     getAgentVersion: () => ({ version: service.getVersion().version }),
     getConfig: (ctx) => service.getConfig(ctx.principal),
     getServerInfo: () => service.getServerInfo(),
-    getOpenApi: () => openapi,
+    getOpenApi: () => openapi(),
     getApiDocs: () => docs.page(),
     getApiDocsAsset: (ctx, { params }) => {
       const file = docs.asset(params.asset);
