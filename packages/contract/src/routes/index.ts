@@ -1,7 +1,6 @@
 import { auditRoutes } from './audit.js';
 import { authRoutes } from './auth.js';
 import { licenseRoutes } from './license.js';
-import { metricsRoutes } from './metrics.js';
 import { securityRoutes } from './security.js';
 import { systemRoutes } from './system.js';
 
@@ -15,7 +14,6 @@ export const routes = {
   ...securityRoutes,
   ...licenseRoutes,
   ...auditRoutes,
-  ...metricsRoutes,
 } as const;
 
 export type Routes = typeof routes;
