@@ -8,6 +8,10 @@ const usage = `svc — infrastructure monitoring for hypervisor clusters
 
 Usage:
   svc [serve]        start the server (default command)
+  svc admin reset-password [--username NAME] [--password-stdin]
+                     set a user's password in the configured database (locked-out operators)
+  svc admin create-token --name NAME --scopes SCOPE[,SCOPE...]
+                     create an API token and print it once
   svc --version      print the version
   svc --help         print this help
 
@@ -61,6 +65,15 @@ async function main(argv: string[]): Promise<void> {
   }
   if (command === '--help' || command === '-h' || command === 'help') {
     process.stdout.write(usage);
+    return;
+  }
+  if (command === 'admin') {
+    const config = loadConfig();
+    const { runAdmin, processIo } = await import('./admin.js');
+    process.exitCode = await runAdmin(config, rest, processIo).catch((err: unknown) => {
+      process.stderr.write(`svc admin: ${err instanceof Error ? err.message : String(err)}\n`);
+      return 1;
+    });
     return;
   }
   if (command === undefined || command === 'serve') {
