@@ -1,5 +1,5 @@
 import { RRD_STEP } from './hv.node.routes.js';
-import { type GuestNow, guestNow } from './metrics.js';
+import { guestNow } from './metrics.js';
 import { hash32, pick } from './noise.js';
 import { b01, type Ctx, guestOn, type RouteDef, reachNode, str } from './routes.common.js';
 import type { GuestRec } from './types.js';
@@ -7,22 +7,8 @@ import { SimError } from './types.js';
 
 const MiB = 1024 ** 2;
 
-function common(g: GuestRec, m: GuestNow): Record<string, unknown> {
-  const out: Record<string, unknown> = {
-    vmid: g.vmid,
-    name: g.set.name ?? g.name,
-    status: m.running ? 'running' : 'stopped',
-    cpu: m.cpu,
-    cpus: g.cpus,
-    mem: m.mem,
-    maxmem: m.maxmem,
-    maxdisk: m.maxdisk,
-    diskread: m.diskread,
-    diskwrite: m.diskwrite,
-    netin: m.netin,
-    netout: m.netout,
-    uptime: m.uptime,
-  };
+/** Optional fields last, so every entry of a list shares one object shape (cheap to build and serialize). */
+function addOptional(out: Record<string, unknown>, g: GuestRec): Record<string, unknown> {
   const tags = g.set.tags ?? g.tags;
   if (tags) out.tags = tags;
   if (g.set.lock) out.lock = g.set.lock;
@@ -31,21 +17,54 @@ function common(g: GuestRec, m: GuestNow): Record<string, unknown> {
 
 function qemuEntry(c: Ctx, g: GuestRec, full: boolean): Record<string, unknown> {
   const m = guestNow(c.world, g, c.nowSec);
-  const out = common(g, m);
-  // The hypervisor sees no guest filesystem usage for VMs; only the agent's fsinfo has it.
-  out.disk = 0;
-  out.memhost = m.mem;
+  const out: Record<string, unknown> = {
+    vmid: g.vmid,
+    name: g.set.name ?? g.name,
+    status: m.running ? 'running' : 'stopped',
+    cpu: m.cpu,
+    cpus: g.cpus,
+    mem: m.mem,
+    maxmem: m.maxmem,
+    memhost: m.mem,
+    // The hypervisor sees no guest filesystem usage for VMs; only the agent's fsinfo has it.
+    disk: 0,
+    maxdisk: m.maxdisk,
+    diskread: m.diskread,
+    diskwrite: m.diskwrite,
+    netin: m.netin,
+    netout: m.netout,
+    uptime: m.uptime,
+  };
   if (m.running) {
     out.pid = 1000 + (hash32(g.vmid ^ g.startedSec) % 4000000);
     if (full)
       Object.assign(out, { qmpstatus: 'running', 'running-machine': 'pc-q35-9.2+pve1', 'running-qemu': '9.2.0' });
   }
-  return out;
+  return addOptional(out, g);
 }
 
 function lxcEntry(c: Ctx, g: GuestRec): Record<string, unknown> {
   const m = guestNow(c.world, g, c.nowSec);
-  return { ...common(g, m), type: 'lxc', disk: m.disk, maxswap: 512 * MiB, swap: 0 };
+  const out: Record<string, unknown> = {
+    vmid: g.vmid,
+    name: g.set.name ?? g.name,
+    type: 'lxc',
+    status: m.running ? 'running' : 'stopped',
+    cpu: m.cpu,
+    cpus: g.cpus,
+    mem: m.mem,
+    maxmem: m.maxmem,
+    swap: 0,
+    maxswap: 512 * MiB,
+    disk: m.disk,
+    maxdisk: m.maxdisk,
+    diskread: m.diskread,
+    diskwrite: m.diskwrite,
+    netin: m.netin,
+    netout: m.netout,
+    uptime: m.uptime,
+  };
+  return addOptional(out, g);
 }
 
 function qemuList(c: Ctx): unknown[] {

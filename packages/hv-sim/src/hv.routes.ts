@@ -9,11 +9,14 @@ export const HV_VERSION = { version: '9.1.3', release: '9.1', repoid: 'e5010dce'
 const KERNEL = '6.14.8-2-pve';
 
 function nodeListEntry(c: Ctx, n: NodeRec): Record<string, unknown> {
-  const base = { node: n.name, id: `node/${n.name}`, type: 'node', status: n.online ? 'online' : 'offline' };
-  if (!n.online) return base;
+  if (!n.online) return { node: n.name, id: `node/${n.name}`, type: 'node', status: 'offline' };
   const m = nodeNow(c.world, n, c.nowSec);
+  // One literal per shape: this runs for every node on every /nodes and /cluster/resources call.
   return {
-    ...base,
+    node: n.name,
+    id: `node/${n.name}`,
+    type: 'node',
+    status: 'online',
     cpu: m.cpu,
     maxcpu: m.maxcpu,
     mem: m.mem,
@@ -85,17 +88,16 @@ function clusterStatus(c: Ctx): unknown[] {
 }
 
 export function guestResource(c: Ctx, g: GuestRec, node: NodeRec): Record<string, unknown> {
-  const base: Record<string, unknown> = {
-    id: `${g.type}/${g.vmid}`,
-    type: g.type,
-    vmid: g.vmid,
-    name: g.set.name ?? g.name,
-    node: g.node,
-  };
-  if (!node.online) return { ...base, status: 'unknown' };
+  const name = g.set.name ?? g.name;
+  const id = `${g.type}/${g.vmid}`;
+  if (!node.online) return { id, type: g.type, vmid: g.vmid, name, node: g.node, status: 'unknown' };
   const m = guestNow(c.world, g, c.nowSec);
   const out: Record<string, unknown> = {
-    ...base,
+    id,
+    type: g.type,
+    vmid: g.vmid,
+    name,
+    node: g.node,
     status: m.running ? 'running' : 'stopped',
     cpu: m.cpu,
     maxcpu: g.cpus,
@@ -121,7 +123,7 @@ function clusterResources(c: Ctx): unknown[] {
   const type = str(c, 'type');
   const out: unknown[] = [];
   for (const n of c.world.nodes) {
-    if (!type || type === 'node') out.push({ ...nodeListEntry(c, n), 'cgroup-mode': 2 });
+    if (!type || type === 'node') out.push(nodeListEntry(c, n));
     if (!type || type === 'vm') for (const g of c.world.guestsOf(n.name)) out.push(guestResource(c, g, n));
     if (!type || type === 'storage') {
       for (const s of storagesOf(c.world, n)) {

@@ -46,14 +46,8 @@ export function guestNow(w: World, g: GuestRec, nowSec: number): GuestNow {
   const diskFrac = diskBase + 0.05 * smooth(s, G(g.vmid, 3), nowSec, 86400);
   const disk = o.disk ?? Math.floor(maxdisk * Math.min(diskFrac, 0.98));
   if (!g.running) {
-    return {
-      running: false,
-      ...{ cpu: 0, mem: 0, netin: 0, netout: 0, diskread: 0, diskwrite: 0, uptime: 0 },
-      maxmem,
-      maxdisk,
-      disk,
-      memAvailable: maxmem,
-    };
+    const zero = { cpu: 0, mem: 0, netin: 0, netout: 0, diskread: 0, diskwrite: 0, uptime: 0 };
+    return { running: false, ...zero, maxmem, maxdisk, disk, memAvailable: maxmem };
   }
   const up = Math.max(0, nowSec - g.startedSec);
   const busy = unit(s, 32, g.vmid);
