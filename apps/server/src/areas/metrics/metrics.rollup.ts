@@ -31,19 +31,16 @@ async function readWatermarks(db: Q): Promise<Record<RollupTier, number | null>>
   return wm;
 }
 
-/** The oldest timestamp in a tier, found by one primary-key seek per series instead of a table scan. */
+/** The oldest timestamp in a tier: the first key of its time-first primary key. */
 async function firstTimestamp(db: Q, tier: MetricsTier): Promise<number | null> {
-  const t = sql.table(tableOf(tier));
-  const r = await sql<{
-    first: number | string | null;
-  }>`select min((select ts from ${t} r where r.series_id = s.id order by ts limit 1)) as ${sql.ref('first')} from metric_series s`.execute(
-    db,
-  );
-  const v = r.rows[0]?.first;
-  return v === null || v === undefined ? null : Number(v);
+  const r = await db
+    .selectFrom(tableOf(tier))
+    .select((eb) => eb.fn.min('ts').as('first'))
+    .executeTakeFirst();
+  return r?.first === null || r?.first === undefined ? null : Number(r.first);
 }
 
-/** Folds [from, to) of the source tier into the target; `in (select id ...)` makes both engines seek per series. */
+/** Folds [from, to) of the source tier into the target: one range scan over the time-first key. */
 async function rollInto(db: Q, step: (typeof rollupChain)[number], from: number, to: number): Promise<number> {
   const size = sql.lit(step.size);
   const bucket = sql`(ts / ${size}) * ${size}`;
@@ -53,9 +50,9 @@ async function rollInto(db: Q, step: (typeof rollupChain)[number], from: number,
       : sql`sum("avg" * n) / sum(n), min("min"), max("max"), sum(n)`;
   const r = await sql`insert into ${sql.table(tableOf(step.tier))} (series_id, ts, "avg", "min", "max", n)
     select series_id, ${bucket}, ${agg} from ${sql.table(tableOf(step.source))}
-    where series_id in (select id from metric_series) and ts >= ${from} and ts < ${to}
+    where ts >= ${from} and ts < ${to}
     group by series_id, ${bucket}
-    on conflict (series_id, ts) do update
+    on conflict (ts, series_id) do update
     set "avg" = excluded."avg", "min" = excluded."min", "max" = excluded."max", n = excluded.n`.execute(db);
   return Number(r.numAffectedRows ?? 0);
 }
@@ -103,7 +100,7 @@ export function createRollups(handle: Db, opts: RollupOptions = {}) {
     },
 
     /**
-     * Deletes rows older than each tier's retention, by primary-key range per series. A tier's rows are kept
+     * Deletes rows older than each tier's retention: a prefix of the time-first key. A tier's rows are kept
      * until the next tier has rolled them up, so a stalled rollup never loses data.
      */
     async prune(nowSec: number, retention: Retention): Promise<PruneResult[]> {
@@ -117,11 +114,7 @@ export function createRollups(handle: Db, opts: RollupOptions = {}) {
           continue;
         }
         const cutoff = Math.min(nowSec - retention[tier], rolled);
-        const r = await db
-          .deleteFrom(tableOf(tier))
-          .where('series_id', 'in', (eb) => eb.selectFrom('metric_series').select('id'))
-          .where('ts', '<', cutoff)
-          .executeTakeFirst();
+        const r = await db.deleteFrom(tableOf(tier)).where('ts', '<', cutoff).executeTakeFirst();
         out.push({ tier, cutoff, deleted: Number(r.numDeletedRows) });
       }
       return out;

@@ -5,6 +5,7 @@ import {
   metricsByResourceType,
   metricsResourceTypes,
 } from '@svc/contract';
+import { sql } from 'kysely';
 import type { Db } from '../../platform/db/index.js';
 import type { TierRow } from './metrics.downsample.js';
 import { createRollups, type RollupOptions } from './metrics.rollup.js';
@@ -101,40 +102,32 @@ export function createMetricsStore(handle: Db, opts: RollupOptions = {}) {
           .insertInto('metric_raw')
           .values(values)
           .onConflict((oc) =>
-            oc.columns(['series_id', 'ts']).doUpdateSet((eb) => ({ value: eb.ref('excluded.value') })),
+            oc.columns(['ts', 'series_id']).doUpdateSet((eb) => ({ value: eb.ref('excluded.value') })),
           )
           .execute();
       }
     });
   }
 
-  async function readRaw(ids: readonly number[], s: Segment): Promise<(TierRow & { series_id: number })[]> {
-    const rows = await db
-      .selectFrom('metric_raw')
-      .select(['series_id', 'ts', 'value'])
-      .where('series_id', 'in', [...ids])
-      .where('ts', '>=', s.from)
-      .where('ts', '<', s.to)
-      .execute();
-    return rows.map((r) => ({
-      series_id: r.series_id,
-      ts: Number(r.ts),
-      avg: r.value,
-      min: r.value,
-      max: r.value,
-      n: 1,
-    }));
-  }
-
-  async function readRollup(ids: readonly number[], s: Segment): Promise<(TierRow & { series_id: number })[]> {
-    const rows = await db
-      .selectFrom(tableOf(s.tier) as 'metric_hour')
-      .select(['series_id', 'ts', 'avg', 'min', 'max', 'n'])
-      .where('series_id', 'in', [...ids])
-      .where('ts', '>=', s.from)
-      .where('ts', '<', s.to)
-      .execute();
-    return rows.map((r) => ({ ...r, ts: Number(r.ts), n: Number(r.n) }));
+  /**
+   * A loose index scan: walk the distinct timestamps of the segment through the time-first key, then seek
+   * each wanted series at each of them. Cost grows with timestamps x series asked for, not with the estate.
+   */
+  async function readTier(ids: readonly number[], s: Segment): Promise<(TierRow & { series_id: number })[]> {
+    const t = sql.table(tableOf(s.tier));
+    const cols =
+      s.tier === 'raw'
+        ? sql`r.series_id, r.ts, r.value as "avg", r.value as "min", r.value as "max", 1 as n`
+        : sql`r.series_id, r.ts, r."avg", r."min", r."max", r.n`;
+    const res = await sql<TierRow & { series_id: number }>`with recursive steps(ts) as (
+        select min(x.ts) from ${t} x where x.ts >= ${s.from} and x.ts < ${s.to}
+        union all
+        select (select min(x.ts) from ${t} x where x.ts > steps.ts and x.ts < ${s.to}) from steps where steps.ts is not null
+      )
+      select ${cols} from steps join ${t} r on r.ts = steps.ts where r.series_id in (${sql.join([...ids])})`.execute(
+      db,
+    );
+    return res.rows.map((r) => ({ ...r, ts: Number(r.ts), n: Number(r.n) }));
   }
 
   return {
@@ -166,7 +159,7 @@ export function createMetricsStore(handle: Db, opts: RollupOptions = {}) {
       const out = new Map<number, TierRow[]>(seriesIds.map((id) => [id, []]));
       if (seriesIds.length === 0) return out;
       for (const s of segments) {
-        const rows = s.tier === 'raw' ? await readRaw(seriesIds, s) : await readRollup(seriesIds, s);
+        const rows = await readTier(seriesIds, s);
         for (const r of rows) out.get(r.series_id)?.push(r);
       }
       return out;
@@ -203,7 +196,7 @@ function createSqliteWriter(
   function prepare() {
     return {
       insert: sqlite.prepare(
-        'INSERT INTO metric_raw (series_id, ts, value) VALUES (?, ?, ?) ON CONFLICT (series_id, ts) DO UPDATE SET value = excluded.value',
+        'INSERT INTO metric_raw (series_id, ts, value) VALUES (?, ?, ?) ON CONFLICT (ts, series_id) DO UPDATE SET value = excluded.value',
       ),
       addSeries: sqlite.prepare(
         'INSERT INTO metric_series (org_id, resource_type, resource_id, metric) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING',

@@ -3,8 +3,9 @@ import { sql } from 'kysely';
 
 /**
  * The metrics store: a series dictionary (org, resource, metric -> integer id) and one table per tier keyed
- * by (series_id, ts) with ts in Unix seconds. On SQLite the sample tables are WITHOUT ROWID, so the primary
- * key is the row storage: ~half the bytes of a rowid table plus index.
+ * time-first by (ts, series_id), ts in Unix seconds. Time-first keys make a poll's inserts append to the end
+ * of the B-tree (a series-first key rewrites one page per series per poll) and retention a prefix delete.
+ * On SQLite the sample tables are WITHOUT ROWID, so the primary key is the row storage.
  */
 export const m004Metrics: Migration = {
   id: 4,
@@ -27,7 +28,7 @@ export const m004Metrics: Migration = {
       .addColumn('series_id', 'integer', (c) => c.notNull())
       .addColumn('ts', 'bigint', (c) => c.notNull())
       .addColumn('value', 'double precision', (c) => c.notNull())
-      .addPrimaryKeyConstraint('metric_raw_pk', ['series_id', 'ts'])
+      .addPrimaryKeyConstraint('metric_raw_pk', ['ts', 'series_id'])
       .modifyEnd(compact)
       .execute();
     for (const tier of ['minute', 'hour', 'day']) {
@@ -39,7 +40,7 @@ export const m004Metrics: Migration = {
         .addColumn('min', 'double precision', (c) => c.notNull())
         .addColumn('max', 'double precision', (c) => c.notNull())
         .addColumn('n', 'integer', (c) => c.notNull())
-        .addPrimaryKeyConstraint(`metric_${tier}_pk`, ['series_id', 'ts'])
+        .addPrimaryKeyConstraint(`metric_${tier}_pk`, ['ts', 'series_id'])
         .modifyEnd(compact)
         .execute();
     }
