@@ -18,6 +18,7 @@ function looseNumber(opts: { max: number; integer: boolean; unit?: string }) {
   const pattern = new RegExp(`^\\s*(\\d+(?:\\.\\d+)?)\\s*${unit}\\s*$`);
   return z
     .unknown()
+    .optional()
     .transform((v, ctx): number | null => {
       if (v === undefined || v === null || v === '') return null;
       const n = typeof v === 'number' ? v : typeof v === 'string' ? Number(pattern.exec(v)?.[1] ?? Number.NaN) : NaN;
@@ -34,13 +35,21 @@ function looseNumber(opts: { max: number; integer: boolean; unit?: string }) {
 }
 
 /** Free text kept verbatim (so quotes, newlines and unicode arrive intact), bounded in length. */
-function text(max: number) {
+function text(max: number, required?: string) {
+  // One transform instead of union/optional/nullable/refine layers: this runs for every field of every report.
   return z
-    .union([z.string(), z.number()], { error: `must be a string of at most ${max} characters` })
+    .unknown()
     .optional()
-    .nullable()
-    .transform((v) => (v === undefined || v === null ? '' : String(v)))
-    .refine((s) => s.length <= max, `must be at most ${max} characters`);
+    .transform((v, ctx): string => {
+      const s =
+        v === undefined || v === null ? '' : typeof v === 'string' ? v : typeof v === 'number' ? String(v) : null;
+      if (s === null) ctx.addIssue({ code: 'custom', message: `must be a string of at most ${max} characters` });
+      else if (s.length > max) ctx.addIssue({ code: 'custom', message: `must be at most ${max} characters` });
+      else if (required && s === '') ctx.addIssue({ code: 'custom', message: `is required: ${required}` });
+      else return s;
+      return z.NEVER;
+    })
+    .meta({ description: `text, at most ${max} characters` });
 }
 
 const statusField = (fallback: string) =>
@@ -62,7 +71,7 @@ export const installReport = z
   .object({
     random_id: uuid,
     type: z.enum(['lxc', 'vm'], { error: 'must be lxc or vm' }),
-    nsapp: text(64).refine((s) => s.length > 0, 'is required: the application name'),
+    nsapp: text(64, 'the application name'),
     ct_type: looseNumber({ max: 2, integer: true }),
     disk_size: looseNumber({ max: 1_000_000, integer: false, unit: 'G' }),
     core_count: looseNumber({ max: 4096, integer: true }),

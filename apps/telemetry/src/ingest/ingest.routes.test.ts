@@ -61,6 +61,19 @@ describe.each(dialects)('ingest on %s', (dialect) => {
     expect(JSON.stringify(await record(2))).not.toContain('my-host');
   });
 
+  it('accepts reports without the sizing and text fields (stored as null and empty)', async () => {
+    const res = await post('/upload', { random_id: uuid(19), type: 'vm', nsapp: 'opnsense-vm' });
+    expect(res.statusCode).toBe(201);
+    expect(await record(19)).toMatchObject({
+      ct_type: null,
+      disk_size: null,
+      core_count: null,
+      ram_size: null,
+      os_type: '',
+      method: '',
+    });
+  });
+
   it('defaults status to installing and takes pve_version from original clients', async () => {
     const { status: _s, hv_version: _h, ...rest } = report(3);
     expect((await post('/upload', { ...rest, pve_version: '8.2.4' })).statusCode).toBe(201);
