@@ -31,7 +31,7 @@ export function mapDatastoreUsage(data: unknown): DatastoreRecord[] {
         name: str(d.store),
         total,
         used,
-        free: avail < 0 ? 0 : avail,
+        free: Math.max(0, avail),
         usage: percent(used, total),
         status: error || avail < 0 ? 'error' : 'available',
       };
