@@ -1,4 +1,4 @@
-import { gcStatus, verifyUpid } from './bak.routes.js';
+import { gcStatus, verifyUpid } from './bak.store.js';
 import { hash32 } from './noise.js';
 import { backupDuration, backupTimes, type Ctx, hex8, int, page, type RouteDef, str } from './routes.common.js';
 

@@ -32,19 +32,19 @@ function route(core: SimCore, method: string, p: string[], body: Body): unknown 
     case 'GET state':
       return c.summary();
     case 'POST nodes/:':
-      return view(c.setNode(b!, body));
+      return c.setNode(b!, body);
     case 'POST nodes/:/offline':
-      return view(c.setNodeOnline(b!, false));
+      return c.setNodeOnline(b!, false);
     case 'POST nodes/:/online':
-      return view(c.setNodeOnline(b!, true));
+      return c.setNodeOnline(b!, true);
     case 'POST guests':
-      return view(c.addGuest(newGuest(body)));
+      return c.addGuest(newGuest(body));
     case 'POST guests/:':
-      return view(c.setGuest(vmid(b), body));
+      return c.setGuest(vmid(b), body);
     case 'POST guests/:/start':
-      return view(c.startGuest(vmid(b)));
+      return c.startGuest(vmid(b));
     case 'POST guests/:/stop':
-      return view(c.stopGuest(vmid(b)));
+      return c.stopGuest(vmid(b));
     case 'DELETE guests/:':
       return c.removeGuest(vmid(b));
     case 'GET faults':
@@ -72,10 +72,6 @@ function addFault(core: SimCore, body: Body): unknown {
   } catch (err) {
     throw new SimError(400, err instanceof Error ? err.message : String(err));
   }
-}
-
-function view<T extends object>(x: T): T {
-  return x;
 }
 
 function vmid(s: string | undefined): number {

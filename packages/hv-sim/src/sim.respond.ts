@@ -26,10 +26,27 @@ function safeReason(reason: string | undefined): string | undefined {
   return reason.replace(/[^\x20-\x7e]+/g, ' ').trim() || undefined;
 }
 
+export interface Answer {
+  status: number;
+  text: string;
+  reason?: string;
+}
+
 /**
  * Errors as each product formats them: hv/mail (pve-http-server) put the message in the status line and
  * send `{"data":null,...}`; bak (proxmox-rest-server) sends the plain message text as the body.
  */
+export function formatError(kind: Kind, status: number, message: string, errors?: Record<string, string>): Answer {
+  if (kind === 'bak') {
+    const lines = errors ? Object.entries(errors).map(([k, v]) => `parameter '${k}': ${v}`) : [];
+    return { status, text: lines.length ? `${message}\n\n${lines.join('\n')}` : message, reason: message };
+  }
+  const body: Record<string, unknown> = { data: null };
+  if (errors) body.errors = errors;
+  body.message = `${message}\n`;
+  return { status, text: JSON.stringify(body), reason: message };
+}
+
 export function sendError(
   res: ServerResponse,
   kind: Kind,
@@ -37,19 +54,8 @@ export function sendError(
   message: string,
   errors?: Record<string, string>,
 ): void {
-  if (kind === 'bak') {
-    const text = errors
-      ? `${message}\n\n${Object.entries(errors)
-          .map(([k, v]) => `parameter '${k}': ${v}`)
-          .join('\n')}`
-      : message;
-    sendBody(res, kind, status, text, message);
-    return;
-  }
-  const body: Record<string, unknown> = { data: null };
-  if (errors) body.errors = errors;
-  body.message = `${message}\n`;
-  sendBody(res, kind, status, JSON.stringify(body), message);
+  const a = formatError(kind, status, message, errors);
+  sendBody(res, kind, a.status, a.text, a.reason);
 }
 
 /** Writes the headers and half of the body, then cuts the connection: a truncated response. */

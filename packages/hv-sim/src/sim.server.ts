@@ -8,7 +8,7 @@ import { Enveloped } from './routes.common.js';
 import { validateRequest } from './schema-validate.js';
 import type { Auth } from './sim.auth.js';
 import { bodyParams, queryParams, readBody } from './sim.request.js';
-import { sendBody, sendError, sendMalformed, sendTruncated } from './sim.respond.js';
+import { type Answer, formatError, sendBody, sendError, sendMalformed, sendTruncated } from './sim.respond.js';
 import type { Kind } from './types.js';
 import { SimError } from './types.js';
 import type { World } from './world.js';
@@ -63,12 +63,6 @@ async function handle(core: SimCore, member: string, req: IncomingMessage, res: 
   return sendMalformed(res, core.kind, body.text);
 }
 
-interface Answer {
-  status: number;
-  text: string;
-  reason?: string;
-}
-
 /** Runs auth, parameter verification and the handler; returns the serialized answer. */
 async function answer(
   core: SimCore,
@@ -78,7 +72,6 @@ async function answer(
   url: URL,
   req: IncomingMessage,
 ): Promise<Answer> {
-  const res = new Capture();
   try {
     const params: Params = { ...queryParams(url.searchParams) };
     if (method !== 'GET') Object.assign(params, bodyParams(req.headers['content-type'], await readBody(req)));
@@ -106,8 +99,7 @@ async function answer(
     return { status: 200, text: JSON.stringify(env) };
   } catch (err) {
     if (!(err instanceof SimError)) throw err;
-    sendError(res.asResponse(), core.kind, err.status, err.message, err.errors);
-    return res.answer();
+    return formatError(core.kind, err.status, err.message, err.errors);
   }
 }
 
@@ -123,30 +115,4 @@ function unknownPath(kind: Kind, method: string, rel: string, otherMethod: boole
 function notFound(core: SimCore, res: ServerResponse, method: string, path: string): void {
   if (core.kind === 'bak') sendError(res, core.kind, 404, `Path '${path}' not found.`);
   else sendError(res, core.kind, 501, `Method '${method} ${path}' not implemented`);
-}
-
-/** Collects what sendError would write, so faults that mangle bodies can apply to errors too. */
-class Capture {
-  private status = 200;
-  private reason: string | undefined;
-  private text = '';
-
-  asResponse(): ServerResponse {
-    const self = this;
-    return {
-      writeHead(status: number, reason?: string) {
-        self.status = status;
-        self.reason = reason;
-        return this;
-      },
-      end(buf: Buffer) {
-        self.text = buf.toString('utf8');
-        return this;
-      },
-    } as unknown as ServerResponse;
-  }
-
-  answer(): Answer {
-    return { status: this.status, text: this.text, reason: this.reason };
-  }
 }
