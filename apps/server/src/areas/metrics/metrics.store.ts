@@ -47,8 +47,13 @@ export function createMetricsStore(handle: Db, opts: RollupOptions = {}) {
   const keyOf = (p: { orgId: string; resourceType: string; resourceId: string }) =>
     `${p.orgId}\u0001${p.resourceType}\u0001${p.resourceId}`;
 
+  // A poll lists all metrics of a resource together: remembering the previous resource skips most key builds.
+  let last: { orgId: string; resourceType: string; resourceId: string; ids: Int32Array | undefined } | null = null;
   function cached(p: MetricPoint): number {
-    return cache.get(keyOf(p))?.[metricIndex.get(p.metric)!] ?? 0;
+    if (!last || last.resourceId !== p.resourceId || last.resourceType !== p.resourceType || last.orgId !== p.orgId) {
+      last = { orgId: p.orgId, resourceType: p.resourceType, resourceId: p.resourceId, ids: cache.get(keyOf(p)) };
+    }
+    return last.ids?.[metricIndex.get(p.metric)!] ?? 0;
   }
   function remember(p: Omit<MetricPoint, 'value' | 'timestamp'>, id: number): void {
     const key = keyOf(p);
@@ -56,6 +61,7 @@ export function createMetricsStore(handle: Db, opts: RollupOptions = {}) {
     if (!ids) {
       ids = new Int32Array(metricNames.length);
       cache.set(key, ids);
+      last = null;
     }
     ids[metricIndex.get(p.metric)!] = id;
   }
