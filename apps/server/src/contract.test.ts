@@ -1,9 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { routes, type Scope, scopes, toRouterPath } from '@svc/contract';
+import { type RouteDef, routes as routeTable, type Scope, scopes, toRouterPath } from '@svc/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApiPath, renderOpenApi } from '../../../scripts/write-openapi.js';
 import { createToken, login, relaxedLimits, setUpAdmin } from './testing/access.js';
 import { createTestApp, type TestApp } from './testing/app.js';
+
+const routes: Record<string, RouteDef> = routeTable;
 
 /** Fills `{param}` segments with harmless values so every route can be requested. */
 function concretePath(path: string): string {
@@ -85,7 +87,7 @@ describe('access rules enumerated from the contract', () => {
   it.each(scoped.map(([id, r]) => [id, r.method, r.path] as const))(
     '%s (%s %s) answers 403 forbidden to a token lacking its scope',
     async (id, method, path) => {
-      const route = routes[id as keyof typeof routes];
+      const route = routes[id]!;
       const res = await t.app.inject({
         method,
         url: concretePath(path),

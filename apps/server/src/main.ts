@@ -28,7 +28,18 @@ export async function startServer(config: Config, opts: { pretty?: boolean } = {
     throw err;
   }
   const build = buildInfo();
-  const app = await buildApp({ config, db, log, build });
+  // Under systemd a non-zero exit makes Restart=on-failure (or always) start svc again.
+  const restart =
+    config.deploymentType === 'systemd'
+      ? () => {
+          log.warn('restarting on request (apply-restart)');
+          void app
+            .close()
+            .then(() => db.close())
+            .finally(() => process.exit(3));
+        }
+      : undefined;
+  const app = await buildApp({ config, db, log, build, restart });
   const url = await app.listen({ port: config.port, host: config.host });
   log.info({ url, version: build.version, database: db.dialect, location: db.location }, 'svc is listening');
   return {
