@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { Clock } from '@svc/platform';
 import { createLimiter } from './limit.js';
 import type { TimerHandle, Timers } from './timers.js';
@@ -155,6 +156,8 @@ export class LoopScheduler {
     if (slot.removed || this.stopped) return;
     const { clock } = this.opts;
     const abort = new AbortController();
+    // One run fans its signal out to many concurrent requests; that is not a listener leak.
+    setMaxListeners(10_000, abort.signal);
     slot.abort = abort;
     const startedAt = clock.now();
     slot.lastStartedAt = startedAt;
