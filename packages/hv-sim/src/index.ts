@@ -21,6 +21,8 @@ import { World } from './world.js';
 export type { Control } from './control.js';
 export type { FaultKind, FaultSpec } from './faults.js';
 export { FAULT_KINDS } from './faults.js';
+// The generator itself, for in-process use without HTTP (svc's mock mode).
+export { type GuestNow, guestNow, type NodeNow, nodeNow } from './metrics.js';
 export { KNOWN_DEVIATIONS, validateRequest, validateReturns } from './schema-validate.js';
 export { schemaFor } from './schemas.js';
 export { parseTokenSpec } from './sim.auth.js';

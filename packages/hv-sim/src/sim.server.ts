@@ -51,7 +51,12 @@ async function handle(core: SimCore, member: string, req: IncomingMessage, res: 
   if (plan.delayMs > 0) await core.delay(plan.delayMs);
   if (plan.expireAuth) core.auth.generation++;
   const f = plan.terminal;
-  if (f?.kind === 'timeout') return void core.held.add(res);
+  if (f?.kind === 'timeout') {
+    core.held.add(res);
+    // A client that gives up frees its slot; the rest are cut when the simulator closes.
+    res.on('close', () => core.held.delete(res));
+    return;
+  }
   if (f?.kind === 'error') return sendError(res, core.kind, f.status ?? 500, f.message ?? 'simulated server error');
   if (f?.kind === 'rate-limit') {
     res.setHeader('Retry-After', String(f.retryAfter ?? 1));
