@@ -220,6 +220,38 @@ describe.each(['sqlite', 'postgres'] as const)('metrics store on %s', (dialect) 
     expect((await service.getHistory(null, { ...q, range: '90d' })).tier).toBe('hour');
   });
 
+  it('reads the same answer through the loose index scan when the store holds many series', async () => {
+    const clock = new FakeClock(T0 + 600_000);
+    const service = createMetricsService(store, { clock, hasFeature: () => false });
+    for (let t = T0; t < T0 + 600_000; t += 10_000) {
+      const batch: MetricPoint[] = [];
+      for (let g = 0; g < 40; g++) {
+        batch.push({
+          orgId: 'default',
+          resourceType: 'vm',
+          resourceId: `g${g}`,
+          metric: 'cpu',
+          value: g + valueAt(t, 0),
+          timestamp: t,
+        });
+        batch.push({
+          orgId: 'default',
+          resourceType: 'vm',
+          resourceId: `g${g}`,
+          metric: 'netin',
+          value: g,
+          timestamp: t,
+        });
+      }
+      await store.writeBatch(batch);
+    }
+    const r = await service.getHistory(null, { resourceType: 'vm', resourceId: 'g7', range: '1h', maxPoints: 5000 });
+    const cpu = r.series.find((s) => s.metric === 'cpu')!.points;
+    expect(cpu).toHaveLength(60);
+    expect(cpu.every((p) => p.avg === 7 + valueAt(p.t, 0) && p.min === p.avg && p.max === p.avg)).toBe(true);
+    expect(r.series.find((s) => s.metric === 'netin')!.points.every((p) => p.avg === 7)).toBe(true);
+  });
+
   it('stats count rows per tier with their time span and size', async () => {
     const clock = new FakeClock(T0);
     const service = createMetricsService(store, { clock, hasFeature: () => false });
