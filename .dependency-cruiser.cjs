@@ -64,8 +64,10 @@ module.exports = {
     },
     {
       name: 'no-circular',
+      comment:
+        'gotemplate is exempt: its lexer states and its evaluator/caller are mutually recursive by nature and split across files only for size.',
       severity: 'error',
-      from: { path: '^(apps|packages)/' },
+      from: { path: '^(apps|packages)/', pathNot: '^packages/gotemplate/src/' },
       to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
     },
   ],

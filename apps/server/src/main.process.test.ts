@@ -53,7 +53,7 @@ describe('the real process (npm start path)', () => {
 
     const res = await fetch(`http://127.0.0.1:${port}/api/health`);
     expect(res.status).toBe(200);
-    expect((await res.json()).status).toBe('healthy');
+    expect(((await res.json()) as { status: string }).status).toBe('healthy');
     expect(statSync(dataDir).mode & 0o777).toBe(0o700);
 
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
