@@ -12,10 +12,11 @@ function window(c: Ctx): [number, number] {
     const day = int(c, 'day');
     const start = Date.UTC(year, (month ?? 1) - 1, day ?? 1) / 1000;
     const end = day ? start + 86400 : month ? Date.UTC(year, month, 1) / 1000 : Date.UTC(year + 1, 0, 1) / 1000;
-    return [start, Math.min(end, c.nowSec)];
+    return [Math.max(start, c.world.epochSec - 365 * 86400), Math.max(start, Math.min(end, c.nowSec))];
   }
   const end = int(c, 'endtime') ?? c.nowSec;
-  const start = int(c, 'starttime') ?? end - 86400;
+  // The simulated gateway was installed a year before start-up: no mail before that, and no unbounded loops.
+  const start = Math.max(int(c, 'starttime') ?? end - 86400, c.world.epochSec - 365 * 86400);
   return [start, Math.max(start, Math.min(end, c.nowSec))];
 }
 
