@@ -1,4 +1,4 @@
-import { mapLimit } from '../../platform/jobs/index.js';
+import { createLimiter, type Limiter, mapLimit } from '../../platform/jobs/index.js';
 import type { ApiClient } from '../api.client.js';
 import { isApiError } from '../api.errors.js';
 import type { Collector, CollectorDeps, ConnectionTest, HvPollResult, InstanceConfig } from '../collector.js';
@@ -31,6 +31,14 @@ interface NodeFetch {
   storage: StorageRecord[];
 }
 
+/** Per-guest detail work, started as soon as a node's guest lists arrive so the pipeline stays full. */
+interface GuestWork {
+  limiter: Limiter;
+  cfg: InstanceConfig;
+  rates: RateTracker;
+  pending: Array<Promise<GuestRecord>>;
+}
+
 /** Polls one hv instance (a standalone node or a cluster through any of its members). */
 export function createHvCollector(cfg: InstanceConfig, deps: CollectorDeps): Collector {
   const client = createHvClient(cfg, deps);
@@ -52,14 +60,15 @@ export function createHvCollector(cfg: InstanceConfig, deps: CollectorDeps): Col
       ...(cluster?.clusterName ? { clusterName: cluster.clusterName } : {}),
     };
     const list = mapNodeList(await api.get('/nodes', undefined, signal));
-    const fetched = await mapLimit(list, concurrency, (n) => fetchNode(api, ctx, n, warnings, signal), signal);
-    const refs = fetched.flatMap((f) => f.guests);
-    const guests = await mapLimit(
-      refs,
-      concurrency * 2,
-      (r) => detailGuest(api, ctx, r, cfg, rates, warnings, signal),
+    const work: GuestWork = { limiter: createLimiter(concurrency * 4), cfg, rates, pending: [] };
+    const fetched = await mapLimit(
+      list,
+      concurrency,
+      (n) => fetchNodeAndGuests(api, ctx, n, work, warnings, signal),
       signal,
     );
+    const refs = fetched.flatMap((f) => f.guests);
+    const guests = await Promise.all(work.pending);
     rates.sweep();
     const result: HvPollResult = {
       kind: 'hv',
@@ -98,6 +107,21 @@ export function createHvCollector(cfg: InstanceConfig, deps: CollectorDeps): Col
   };
 
   return { kind: 'hv', poll, test, endpoints: () => client.sender.health(), close: client.close };
+}
+
+async function fetchNodeAndGuests(
+  api: ApiClient,
+  ctx: HvContext,
+  item: HvNodeListItem,
+  work: GuestWork,
+  warnings: string[],
+  signal: AbortSignal,
+): Promise<NodeFetch> {
+  const f = await fetchNode(api, ctx, item, warnings, signal);
+  for (const ref of f.guests) {
+    work.pending.push(work.limiter.run(() => detailGuest(api, ctx, ref, work.cfg, work.rates, warnings, signal)));
+  }
+  return f;
 }
 
 async function fetchNode(
