@@ -145,6 +145,25 @@ describe('PollManager', () => {
     expect(h.manager.health().queue.depth).toBe(0);
   });
 
+  it('drops the outcome of a poll whose instance was replaced or removed meanwhile', async () => {
+    const h = harness();
+    h.behaviour.set('a', () => new Promise<void>((r) => h.timers.setTimeout(r, 5_000)));
+    h.manager.upsert(hv('a'));
+    await h.timers.advance(0);
+    h.manager.upsert(hv('a', { name: 'renamed' }));
+    h.behaviour.delete('a');
+    await h.timers.advance(5_000);
+    // the old poll's result is dropped; the new collector polls at once
+    expect(h.events.filter((e) => e === 'ok:a')).toHaveLength(1);
+    expect(pollTimes(h.polls, 'a')).toEqual([0, 5_000]);
+    h.behaviour.set('a', () => new Promise<void>((r) => h.timers.setTimeout(r, 5_000)));
+    await h.timers.advance(10_000);
+    await h.manager.remove('a');
+    await h.timers.advance(10_000);
+    expect(h.events.at(-1)).toBe('close:a');
+    expect(h.events.filter((e) => e === 'ok:a')).toHaveLength(1);
+  });
+
   it('reports queue depth, per-type counts and staleness', async () => {
     const h = harness();
     h.manager.upsert(hv('a'));

@@ -120,6 +120,10 @@ export class PollManager {
     await Promise.allSettled([...this.managed.values()].map((m) => m.collector.close()));
   }
 
+  private isStale(m: ManagedInstance): boolean {
+    return this.managed.get(m.cfg.id) !== m;
+  }
+
   private collectorDeps() {
     const { clock, timers, logger, dispatcherFor } = this.opts;
     return { clock, timers, ...(logger ? { logger } : {}), ...(dispatcherFor ? { dispatcherFor } : {}) };
@@ -132,10 +136,13 @@ export class PollManager {
       run: async (signal: AbortSignal) => {
         m.state.beforeRun(clock.now());
         const result = await m.collector.poll(signal);
+        if (this.isStale(m)) return;
         m.warnings = result.warnings;
         sink.applyPoll(m.cfg.id, result);
       },
       nextDelay: (outcome: { ok: boolean; error?: unknown }) => {
+        // Replaced or removed while polling: drop the outcome; a replacement polls at once.
+        if (this.isStale(m)) return 0;
         const now = clock.now();
         if (outcome.ok) return m.state.onSuccess(now, this.intervalOf(m.cfg));
         const delay = m.state.onFailure(now, outcome.error);

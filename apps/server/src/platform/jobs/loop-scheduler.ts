@@ -155,6 +155,8 @@ export class LoopScheduler {
   private async runOnce(key: string, slot: Slot): Promise<void> {
     if (slot.removed || this.stopped) return;
     const { clock } = this.opts;
+    // The job that ran decides what comes next, even if upsert replaced it meanwhile.
+    const job = slot.job;
     const abort = new AbortController();
     // One run fans its signal out to many concurrent requests; that is not a listener leak.
     setMaxListeners(10_000, abort.signal);
@@ -163,7 +165,7 @@ export class LoopScheduler {
     slot.lastStartedAt = startedAt;
     let outcome: JobOutcome;
     try {
-      await this.execute(slot, abort.signal);
+      await this.execute(slot, job, abort.signal);
       outcome = { ok: true, startedAt, finishedAt: clock.now() };
     } catch (error) {
       outcome = { ok: false, error, startedAt, finishedAt: clock.now() };
@@ -171,7 +173,7 @@ export class LoopScheduler {
     slot.abort = undefined;
     let delay: number;
     try {
-      delay = slot.job.nextDelay(outcome);
+      delay = job.nextDelay(outcome);
     } catch (error) {
       this.opts.onError?.(key, error);
       delay = 60_000;
@@ -179,9 +181,9 @@ export class LoopScheduler {
     this.plan(key, slot, delay);
   }
 
-  private async execute(slot: Slot, signal: AbortSignal): Promise<void> {
-    const { timeoutMs } = slot.job;
-    if (!timeoutMs) return slot.job.run(signal);
+  private async execute(slot: Slot, job: LoopJob, signal: AbortSignal): Promise<void> {
+    const { timeoutMs } = job;
+    if (!timeoutMs) return job.run(signal);
     const { timers } = this.opts;
     let handle: TimerHandle | undefined;
     const timeout = new Promise<never>((_, reject) => {
@@ -192,7 +194,7 @@ export class LoopScheduler {
       }, timeoutMs);
     });
     try {
-      return await Promise.race([slot.job.run(signal), timeout]);
+      return await Promise.race([job.run(signal), timeout]);
     } finally {
       if (handle) timers.clearTimeout(handle);
     }
