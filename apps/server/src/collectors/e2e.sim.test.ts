@@ -219,4 +219,30 @@ describe('collectors against the simulator', () => {
     expect(s.manager.health().instances[0]?.pollStatus.lastError).toMatchObject({ category: 'connectivity' });
     await s.manager.stop();
   });
+
+  it('pins the simulator certificate fingerprint over TLS and refuses another one', async () => {
+    const tls = await startSimulator({
+      kind: 'bak',
+      port: 0,
+      tls: true,
+      clock: () => clock.now(),
+      tokens: [{ tokenId: 'svc@pbs!mon', secret: 'tls-secret' }],
+    });
+    sims.push(tls);
+    const s = stack(clock);
+    const cfg = (fingerprint?: string, verifyTls?: boolean): InstanceConfig => ({
+      id: 'bak-tls',
+      kind: 'bak',
+      name: 'tls',
+      host: tls.url,
+      credentials: { type: 'token', tokenId: 'svc@pbs!mon', secret: 'tls-secret' },
+      ...(fingerprint ? { fingerprint } : {}),
+      ...(verifyTls === undefined ? {} : { verifyTls }),
+    });
+    expect((await s.manager.test(cfg(tls.fingerprint))).kind).toBe('bak');
+    await expect(s.manager.test(cfg())).rejects.toMatchObject({ category: 'tls' });
+    const wrong = 'AA:'.repeat(31) + 'AA';
+    await expect(s.manager.test(cfg(wrong, false))).rejects.toMatchObject({ category: 'tls' });
+    await s.manager.stop();
+  });
 });
