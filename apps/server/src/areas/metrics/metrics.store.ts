@@ -1,16 +1,9 @@
-import {
-  type MetricName,
-  type MetricsResourceType,
-  metricNames,
-  metricsByResourceType,
-  metricsResourceTypes,
-} from '@svc/contract';
-import { sql } from 'kysely';
+import { type MetricName, type MetricsResourceType, metricsByResourceType, metricsResourceTypes } from '@svc/contract';
 import type { Db } from '../../platform/db/index.js';
-import type { TierRow } from './metrics.downsample.js';
+import { createTierReader } from './metrics.read.js';
 import { createRollups, type RollupOptions } from './metrics.rollup.js';
+import { createSeriesCache } from './metrics.series-cache.js';
 import { createStatsReader } from './metrics.stats.js';
-import { type Segment, tableOf } from './metrics.tiers.js';
 
 export interface MetricPoint {
   orgId: string;
@@ -28,7 +21,6 @@ export interface WriteResult {
   rejected: number;
 }
 
-const metricIndex = new Map<MetricName, number>(metricNames.map((m, i) => [m, i]));
 const recorded = Object.fromEntries(
   metricsResourceTypes.map((t) => [t, new Set<MetricName>(metricsByResourceType[t])]),
 ) as Record<MetricsResourceType, Set<MetricName>>;
@@ -42,29 +34,7 @@ type SampleRow = [seriesId: number, ts: number, value: number];
  */
 export function createMetricsStore(handle: Db, opts: RollupOptions = {}) {
   const { db } = handle;
-  // org \u0001 type \u0001 id -> series id per metric index (0: not yet known). Series ids start at 1.
-  const cache = new Map<string, Int32Array>();
-  const keyOf = (p: { orgId: string; resourceType: string; resourceId: string }) =>
-    `${p.orgId}\u0001${p.resourceType}\u0001${p.resourceId}`;
-
-  // A poll lists all metrics of a resource together: remembering the previous resource skips most key builds.
-  let last: { orgId: string; resourceType: string; resourceId: string; ids: Int32Array | undefined } | null = null;
-  function cached(p: MetricPoint): number {
-    if (!last || last.resourceId !== p.resourceId || last.resourceType !== p.resourceType || last.orgId !== p.orgId) {
-      last = { orgId: p.orgId, resourceType: p.resourceType, resourceId: p.resourceId, ids: cache.get(keyOf(p)) };
-    }
-    return last.ids?.[metricIndex.get(p.metric)!] ?? 0;
-  }
-  function remember(p: Omit<MetricPoint, 'value' | 'timestamp'>, id: number): void {
-    const key = keyOf(p);
-    let ids = cache.get(key);
-    if (!ids) {
-      ids = new Int32Array(metricNames.length);
-      cache.set(key, ids);
-      last = null;
-    }
-    ids[metricIndex.get(p.metric)!] = id;
-  }
+  const { cached, remember } = createSeriesCache();
 
   const sqliteWriter = handle.sqlite ? createSqliteWriter(handle.sqlite, cached, remember) : null;
 
@@ -115,45 +85,6 @@ export function createMetricsStore(handle: Db, opts: RollupOptions = {}) {
     });
   }
 
-  /**
-   * Rows of some series in a time window. With few series in the store a range scan of the time-first key is
-   * cheapest; with many, a loose index scan walks the distinct timestamps and seeks each wanted series at each,
-   * so the cost grows with timestamps x series asked for, not with the size of the estate.
-   */
-  async function readTier(
-    ids: readonly number[],
-    s: Segment,
-    loose: boolean,
-  ): Promise<(TierRow & { series_id: number })[]> {
-    const t = sql.table(tableOf(s.tier));
-    const cols =
-      s.tier === 'raw'
-        ? sql`r.series_id, r.ts, r.value as "avg", r.value as "min", r.value as "max", 1 as n`
-        : sql`r.series_id, r.ts, r."avg", r."min", r."max", r.n`;
-    const wanted = sql`r.series_id in (${sql.join([...ids])})`;
-    const query = loose
-      ? sql<TierRow & { series_id: number }>`with recursive steps(ts) as (
-          select min(x.ts) from ${t} x where x.ts >= ${s.from} and x.ts < ${s.to}
-          union all
-          select (select x.ts from ${t} x where x.ts > steps.ts and x.ts < ${s.to} order by x.ts limit 1)
-          from steps where steps.ts is not null
-        )
-        select ${cols} from steps join ${t} r on r.ts = steps.ts where ${wanted}`
-      : sql<TierRow & { series_id: number }>`select ${cols} from ${t} r
-          where r.ts >= ${s.from} and r.ts < ${s.to} and ${wanted}`;
-    const res = await query.execute(db);
-    return res.rows.map((r) => ({ ...r, ts: Number(r.ts), n: Number(r.n) }));
-  }
-
-  /** Series ids are dense from 1, so the largest is a free upper bound on how many series share each timestamp. */
-  async function seriesUpperBound(): Promise<number> {
-    const r = await db
-      .selectFrom('metric_series')
-      .select((eb) => eb.fn.max('id').as('top'))
-      .executeTakeFirst();
-    return Number(r?.top ?? 0);
-  }
-
   return {
     /** One poll's points in one transaction. Invalid points are counted and dropped, never half-written. */
     async writeBatch(points: readonly MetricPoint[]): Promise<WriteResult> {
@@ -166,31 +97,7 @@ export function createMetricsStore(handle: Db, opts: RollupOptions = {}) {
       return { written: valid.length, rejected: points.length - valid.length };
     },
 
-    /** Series ids of one resource's metrics (only those ever written). */
-    async findSeries(orgId: string, type: MetricsResourceType, resourceId: string): Promise<Map<MetricName, number>> {
-      const rows = await db
-        .selectFrom('metric_series')
-        .select(['id', 'metric'])
-        .where('org_id', '=', orgId)
-        .where('resource_type', '=', type)
-        .where('resource_id', '=', resourceId)
-        .execute();
-      return new Map(rows.map((r) => [r.metric as MetricName, r.id]));
-    },
-
-    /** Rows of the given series in each segment, in rollup shape. */
-    async readSegments(seriesIds: readonly number[], segments: readonly Segment[]): Promise<Map<number, TierRow[]>> {
-      const out = new Map<number, TierRow[]>(seriesIds.map((id) => [id, []]));
-      if (seriesIds.length === 0) return out;
-      // A seek costs about as much as stepping over ten rows.
-      const loose = (await seriesUpperBound()) > 10 * (seriesIds.length + 1);
-      for (const s of segments) {
-        const rows = await readTier(seriesIds, s, loose);
-        for (const r of rows) out.get(r.series_id)?.push(r);
-      }
-      return out;
-    },
-
+    ...createTierReader(handle),
     ...createRollups(handle, opts),
     ...createStatsReader(handle),
   };
