@@ -132,6 +132,9 @@ export const topQuery = z.strictObject({ ...rangeFields, limit: limit(500, 20) }
 export const errorsQuery = z
   .strictObject({ ...rangeFields, limit: limit(100, 10), nsapp: z.string().min(1).max(64).optional() })
   .refine(fromNotAfterTo, rangeMsg);
+/** Deep offsets cost a scan each; beyond this, narrow the filters or the date range instead of paging. */
+export const MAX_PAGED = 10_000;
+
 export const recordsQuery = z
   .strictObject({
     ...rangeFields,
@@ -142,7 +145,11 @@ export const recordsQuery = z
     type: z.enum(['lxc', 'vm']).optional(),
     os: z.string().min(1).max(32).optional(),
   })
-  .refine(fromNotAfterTo, rangeMsg);
+  .refine(fromNotAfterTo, rangeMsg)
+  .refine((q) => (q.page - 1) * q.limit < MAX_PAGED, {
+    message: `only the first ${MAX_PAGED} matching records can be paged; narrow the filters or the date range`,
+    path: ['page'],
+  });
 export type RecordsQuery = z.infer<typeof recordsQuery>;
 
 const counts = {
@@ -204,6 +211,8 @@ export const recordPage = z
     page: z.number().int(),
     limit: z.number().int(),
     total: z.number().int(),
+    /** false when the filter matched more rows than were counted (total is then a lower bound). */
+    totalExact: z.boolean(),
     totalPages: z.number().int(),
   })
   .meta({ id: 'RecordPage' });

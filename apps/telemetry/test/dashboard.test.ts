@@ -124,7 +124,7 @@ describe('dashboard in headless Chromium', () => {
     await page.click('#clear-filters');
     await idle();
     await page.click('#next');
-    await page.waitForFunction(() => document.querySelector('#records-total')?.textContent?.startsWith('page 2'));
+    await page.waitForFunction("document.querySelector('#records-total')?.textContent?.startsWith('page 2')");
   });
 
   it('the date range changes every panel; hostile names render as text; screenshot kept', async () => {

@@ -144,7 +144,7 @@ export const dashboardScript = String.raw`(function () {
         el('td', r.method), el('td', r.error, 'err'),
       ]);
     }));
-    $('records-total').textContent = 'page ' + p.page + ' of ' + Math.max(1, p.totalPages) + ' (' + fmt(p.total) + ' records)';
+    $('records-total').textContent = 'page ' + p.page + ' of ' + Math.max(1, p.totalPages) + ' (' + fmt(p.total) + (p.totalExact ? '' : '+') + ' records)';
     $('prev').disabled = p.page <= 1;
     $('next').disabled = p.page >= p.totalPages;
   }

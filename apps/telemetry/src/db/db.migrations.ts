@@ -1,9 +1,9 @@
 import type { Migration } from '@svc/platform';
 
 /**
- * `installs` holds one row per installation (random_id). `install_counts` holds running totals per UTC day,
- * dimension and status, kept in step with `installs` inside the same transaction, so statistics read a few
- * thousand rows instead of millions. `orphan_updates` counts status updates for ids never reported.
+ * `installs` holds one row per installation (random_id). `install_counts` holds running totals per
+ * dimension and status at three grains (UTC day, month, all time), kept in step with `installs` inside the
+ * same transaction, so any date range reads edge days + whole months instead of millions of rows. `orphan_updates` counts status updates for ids never reported.
  */
 const m001Installs: Migration = {
   id: 1,
@@ -46,12 +46,13 @@ const m001Installs: Migration = {
     await db.schema
       .createTable('install_counts')
       .addColumn('dim', 'text', (c) => c.notNull())
+      .addColumn('grain', 'text', (c) => c.notNull())
       .addColumn('day', 'text', (c) => c.notNull())
       .addColumn('k1', 'text', (c) => c.notNull())
       .addColumn('k2', 'text', (c) => c.notNull())
       .addColumn('status', 'text', (c) => c.notNull())
       .addColumn('n', 'bigint', (c) => c.notNull())
-      .addPrimaryKeyConstraint('install_counts_pk', ['dim', 'day', 'k1', 'k2', 'status'])
+      .addPrimaryKeyConstraint('install_counts_pk', ['dim', 'grain', 'day', 'k1', 'k2', 'status'])
       .execute();
     await db.schema
       .createTable('orphan_updates')

@@ -19,9 +19,13 @@ export interface InstallsTable {
   hv_version: string;
 }
 
-/** dim: all | nsapp | type | os (k1 os_type, k2 os_version) | error (k1 error text, k2 nsapp). */
+/**
+ * dim: all | nsapp | type | os (k1 os_type, k2 os_version) | error (k1 text) | error_app (k1 nsapp, k2 text).
+ * grain: d (day = YYYY-MM-DD), m (day = YYYY-MM), t (all time, day = '').
+ */
 export interface InstallCountsTable {
   dim: string;
+  grain: 'd' | 'm' | 't';
   day: string;
   k1: string;
   k2: string;

@@ -22,7 +22,7 @@ export function utcDay(ms: number): string {
 
 /** Changes to `install_counts` collected during one transaction and written once at its end. */
 export class CountDeltas {
-  private readonly rows = new Map<string, { key: [string, string, string, string, string]; n: number }>();
+  private readonly rows = new Map<string, { key: string[]; n: number }>();
 
   add(r: CountedFields, sign: 1 | -1): void {
     const keys: [string, string, string][] = [
@@ -31,13 +31,23 @@ export class CountDeltas {
       ['type', r.type, ''],
       ['os', r.os_type, r.os_version],
     ];
-    if (countsAsFailure(r.status) && r.error !== '') keys.push(['error', r.error.slice(0, ERROR_KEY_MAX), r.nsapp]);
+    if (countsAsFailure(r.status) && r.error !== '') {
+      const text = r.error.slice(0, ERROR_KEY_MAX);
+      keys.push(['error', text, ''], ['error_app', r.nsapp, text]);
+    }
+    const periods: [string, string][] = [
+      ['d', r.day],
+      ['m', r.day.slice(0, 7)],
+      ['t', ''],
+    ];
     for (const [dim, k1, k2] of keys) {
-      const key: [string, string, string, string, string] = [dim, r.day, k1, k2, r.status];
-      const id = key.join('\u0000');
-      const cur = this.rows.get(id);
-      if (cur) cur.n += sign;
-      else this.rows.set(id, { key, n: sign });
+      for (const [grain, period] of periods) {
+        const key = [dim, grain, period, k1, k2, r.status];
+        const id = key.join('\u0000');
+        const cur = this.rows.get(id);
+        if (cur) cur.n += sign;
+        else this.rows.set(id, { key, n: sign });
+      }
     }
   }
 
@@ -48,8 +58,9 @@ export class CountDeltas {
     for (let i = 0; i < rows.length; i += 50) {
       const chunk = rows.slice(i, i + 50);
       await tx.run(
-        `insert into install_counts (dim, day, k1, k2, status, n) values ${chunk.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')}
-         on conflict (dim, day, k1, k2, status) do update set n = install_counts.n + excluded.n`,
+        `insert into install_counts (dim, grain, day, k1, k2, status, n)
+         values ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}
+         on conflict (dim, grain, day, k1, k2, status) do update set n = install_counts.n + excluded.n`,
         chunk.flatMap((r) => [...r.key, r.n]),
       );
     }
@@ -155,7 +166,7 @@ export async function purgeOld(tx: SqlTx, deltas: CountDeltas, cutoff: number, l
   }
   if (rows.length < limit) {
     const day = utcDay(cutoff);
-    await tx.run('delete from install_counts where day < ? and n = 0', [day]);
+    await tx.run("delete from install_counts where grain <> 't' and day < ? and n = 0", [day]);
     await tx.run('delete from orphan_updates where day < ?', [day]);
   }
   return rows.length;

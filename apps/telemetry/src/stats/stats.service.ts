@@ -1,6 +1,8 @@
 import type { z } from 'zod';
 import type { appStats, RecordsQuery, summary } from '../contract.schemas.js';
+import { MAX_PAGED } from '../contract.schemas.js';
 import { outcomeOf } from '../ingest/ingest.status.js';
+import { ALL_TIME } from './stats.periods.js';
 import type { CountRow, DayRange, StatsStore } from './stats.store.js';
 
 export interface Counts {
@@ -13,7 +15,7 @@ export interface Counts {
   failureRate: number | null;
 }
 
-const ALL: DayRange = { from: '0000-01-01', to: '9999-12-31' };
+const ALL = ALL_TIME;
 const MAX_FILLED_DAYS = 3660;
 
 function rangeOf(q: { from?: string | undefined; to?: string | undefined }): DayRange {
@@ -51,10 +53,11 @@ function group<K>(rows: CountRow[], keyOf: (r: CountRow) => string, make: (r: Co
     }
     addTo(c, r.status, Number(r.n));
   }
-  return [...out.values()]
-    .map(finish)
-    .filter((c) => c.total > 0)
-    .sort((a, b) => b.total - a.total);
+  // Ties are broken by key so equal counts always come back in the same order.
+  return [...out.entries()]
+    .sort(([ka, a], [kb, b]) => b.total - a.total || (ka < kb ? -1 : ka > kb ? 1 : 0))
+    .map(([, c]) => finish(c))
+    .filter((c) => c.total > 0);
 }
 
 function* daysBetween(from: string, to: string): Generator<string> {
@@ -133,8 +136,9 @@ export function createStatsService(store: StatsStore) {
     },
 
     async listRecords(q: RecordsQuery) {
-      const { records, total } = await store.listRecords(q, rangeOf(q));
-      return { records, page: q.page, limit: q.limit, total, totalPages: Math.ceil(total / q.limit) };
+      const { records, total, totalExact } = await store.listRecords(q, rangeOf(q));
+      const pages = Math.ceil(Math.min(total, MAX_PAGED) / q.limit);
+      return { records, page: q.page, limit: q.limit, total, totalExact, totalPages: pages };
     },
   };
 }

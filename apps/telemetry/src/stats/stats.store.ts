@@ -1,6 +1,7 @@
 import type { InstallRecord, RecordsQuery } from '../contract.schemas.js';
 import type { InstallsTable } from '../db/db.schema.js';
 import type { SqlRunner } from '../db/index.js';
+import { segmentsOf } from './stats.periods.js';
 
 /** Inclusive UTC day range; absent bounds mean "since the beginning" / "until now". */
 export interface DayRange {
@@ -18,35 +19,74 @@ export interface CountRow {
 const DAY_MS = 86_400_000;
 
 /**
- * Every statistic reads `install_counts` (running totals per day), never scans `installs`: the cost grows
- * with days × distinct keys, not with the number of installs.
+ * Every statistic reads `install_counts` (running totals), never scans `installs`: the cost grows with
+ * distinct keys × (edge days + months), not with the number of installs.
  */
 export function createStatsStore(runner: SqlRunner) {
+  /** Runs `sql` (which must filter `grain = ? and day >= ? and day <= ?` first) once per segment. */
+  async function overSegments<T>(
+    range: DayRange,
+    sql: (where: string) => string,
+    before: unknown[],
+    after: unknown[] = [],
+  ) {
+    const out: T[] = [];
+    for (const seg of segmentsOf(range)) {
+      out.push(
+        ...(await runner.all<T>(sql('grain = ? and day >= ? and day <= ?'), [
+          ...before,
+          seg.grain,
+          seg.from,
+          seg.to,
+          ...after,
+        ])),
+      );
+    }
+    return out;
+  }
+
   return {
+    /** Rows per key and status; a key may appear once per segment (callers add them up). */
     async countsBy(dim: 'all' | 'nsapp' | 'type' | 'os', range: DayRange): Promise<CountRow[]> {
-      return runner.all<CountRow>(
-        `select k1, k2, status, cast(sum(n) as bigint) as n from install_counts
-         where dim = ? and day >= ? and day <= ? group by k1, k2, status`,
-        [dim, range.from, range.to],
+      return overSegments<CountRow>(
+        range,
+        (w) =>
+          `select k1, k2, status, cast(sum(n) as bigint) as n from install_counts where dim = ? and ${w} group by k1, k2, status`,
+        [dim],
       );
     },
 
     async countsByDay(range: DayRange): Promise<{ day: string; status: string; n: number }[]> {
       return runner.all(
-        `select day, status, cast(sum(n) as bigint) as n from install_counts
-         where dim = 'all' and day >= ? and day <= ? group by day, status order by day`,
+        `select day, status, n from install_counts
+         where dim = 'all' and grain = 'd' and day >= ? and day <= ? and k1 = '' and k2 = '' order by day`,
         [range.from, range.to],
       );
     },
 
     async topErrors(range: DayRange, limit: number, nsapp?: string): Promise<{ error: string; count: number }[]> {
-      const byApp = nsapp === undefined ? '' : ' and k2 = ?';
-      return runner.all(
-        `select k1 as error, cast(sum(n) as bigint) as count from install_counts
-         where dim = 'error' and day >= ? and day <= ?${byApp}
-         group by k1 having sum(n) > 0 order by count desc, error limit ?`,
-        [range.from, range.to, ...(nsapp === undefined ? [] : [nsapp]), limit],
-      );
+      const rows =
+        nsapp === undefined
+          ? await overSegments<{ error: string; n: number }>(
+              range,
+              (w) =>
+                `select k1 as error, cast(sum(n) as bigint) as n from install_counts where dim = 'error' and ${w} group by k1`,
+              [],
+            )
+          : await overSegments<{ error: string; n: number }>(
+              range,
+              (w) =>
+                `select k2 as error, cast(sum(n) as bigint) as n from install_counts where dim = 'error_app' and ${w} and k1 = ? group by k2`,
+              [],
+              [nsapp],
+            );
+      const sums = new Map<string, number>();
+      for (const r of rows) sums.set(r.error, (sums.get(r.error) ?? 0) + Number(r.n));
+      return [...sums]
+        .filter(([, n]) => n > 0)
+        .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+        .slice(0, limit)
+        .map(([error, count]) => ({ error, count }));
     },
 
     async orphanUpdates(range: DayRange): Promise<number> {
@@ -57,7 +97,10 @@ export function createStatsStore(runner: SqlRunner) {
       return Number(row?.n ?? 0);
     },
 
-    async listRecords(q: RecordsQuery, range: DayRange): Promise<{ records: InstallRecord[]; total: number }> {
+    async listRecords(
+      q: RecordsQuery,
+      range: DayRange,
+    ): Promise<{ records: InstallRecord[]; total: number; totalExact: boolean }> {
       const where: string[] = [];
       const params: unknown[] = [];
       const add = (clause: string, value: unknown) => {
@@ -75,8 +118,14 @@ export function createStatsStore(runner: SqlRunner) {
         `select * from installs ${sqlWhere} order by created_at desc, random_id desc limit ? offset ?`,
         [...params, q.limit, (q.page - 1) * q.limit],
       );
-      const total = (await totalFromCounts(runner, q, range)) ?? (await countRows(runner, sqlWhere, params));
-      return { records: rows.map(toRecord), total };
+      const exact = await totalFromCounts(runner, q, range);
+      if (exact !== undefined) return { records: rows.map(toRecord), total: exact, totalExact: true };
+      const counted = await countRows(runner, sqlWhere, params);
+      return {
+        records: rows.map(toRecord),
+        total: Math.min(counted, MAX_COUNTED),
+        totalExact: counted <= MAX_COUNTED,
+      };
     },
   };
 }
@@ -92,19 +141,29 @@ async function totalFromCounts(runner: SqlRunner, q: RecordsQuery, range: DayRan
   ].filter(([, v]) => v !== undefined) as [string, string][];
   if (dims.length > 1) return undefined;
   const [dim, key] = dims[0] ?? ['all', ''];
-  const params: unknown[] = [dim, range.from, range.to, key];
-  let sql = `select cast(coalesce(sum(n), 0) as bigint) as n from install_counts
-             where dim = ? and day >= ? and day <= ? and k1 = ?`;
-  if (q.status) {
-    sql += ' and status = ?';
-    params.push(q.status);
+  let total = 0;
+  for (const seg of segmentsOf(range)) {
+    const params: unknown[] = [dim, seg.grain, seg.from, seg.to, key];
+    let sql = `select cast(coalesce(sum(n), 0) as bigint) as n from install_counts
+               where dim = ? and grain = ? and day >= ? and day <= ? and k1 = ?`;
+    if (q.status) {
+      sql += ' and status = ?';
+      params.push(q.status);
+    }
+    const [row] = await runner.all<{ n: number }>(sql, params);
+    total += Number(row?.n ?? 0);
   }
-  const [row] = await runner.all<{ n: number }>(sql, params);
-  return Number(row?.n ?? 0);
+  return total;
 }
 
+/** Counting every match of an arbitrary filter would scan millions of rows: stop at what can be paged. */
+export const MAX_COUNTED = 10_000;
+
 async function countRows(runner: SqlRunner, sqlWhere: string, params: unknown[]): Promise<number> {
-  const [row] = await runner.all<{ n: number }>(`select count(*) as n from installs ${sqlWhere}`, params);
+  const [row] = await runner.all<{ n: number }>(
+    `select count(*) as n from (select 1 from installs ${sqlWhere} limit ${MAX_COUNTED + 1}) as matches`,
+    params,
+  );
   return Number(row?.n ?? 0);
 }
 
