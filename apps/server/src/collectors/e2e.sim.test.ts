@@ -180,6 +180,22 @@ describe('collectors against the simulator', () => {
     await s.manager.stop();
   });
 
+  it('degrades instead of failing when a privilege is missing (403 on agent file-read)', async () => {
+    const s = stack(clock);
+    s.manager.upsert(hvCfg());
+    const fault = hv.control.addFault({ kind: 'error', status: 403, path: '/nodes/*/qemu/*/agent/file-read' });
+    try {
+      await s.manager.pollNow('hv-0');
+      expect(s.manager.health().instances[0]?.pollStatus.consecutiveFailures).toBe(0);
+      const withAgent = s.state.get('vms').filter((v) => v.diskSource === 'guest-agent');
+      expect(withAgent.length).toBeGreaterThan(0);
+      expect(withAgent.every((v) => v.memorySource !== 'guest-agent')).toBe(true);
+    } finally {
+      hv.control.removeFault(fault.id);
+    }
+    await s.manager.stop();
+  });
+
   it('dead-letters wrong credentials at once', async () => {
     const s = stack(clock);
     s.manager.upsert({ ...hvCfg(), credentials: { type: 'token', tokenId: 'svc@pve!mon', secret: 'wrong' } });

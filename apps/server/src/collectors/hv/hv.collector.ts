@@ -2,7 +2,7 @@ import { createLimiter, type Limiter, mapLimit } from '../../platform/jobs/index
 import type { ApiClient } from '../api.client.js';
 import { isApiError } from '../api.errors.js';
 import type { Collector, CollectorDeps, ConnectionTest, HvPollResult, InstanceConfig } from '../collector.js';
-import { soft } from '../collector.soft.js';
+import { isFatal, soft } from '../collector.soft.js';
 import { obj, str } from '../map.coerce.js';
 import type { GuestRecord, NodeRecord, StorageRecord } from '../model.js';
 import { RateTracker } from '../rate.js';
@@ -190,17 +190,24 @@ async function agentDetail(
   const status = await soft(api.get(`${base}/status/current`, undefined, signal), warnings, `vm ${item.vmid}`);
   if (!useAgent || status === undefined) return status === undefined ? {} : { status };
   if (!obj(status).agent || Number(obj(status).agent) === 0) return { status, agentReason: 'agent-not-enabled' };
-  try {
-    const [fsinfo, meminfo] = await Promise.all([
-      api.get(`${base}/agent/get-fsinfo`, undefined, signal),
-      api.get(`${base}/agent/file-read`, { file: '/proc/meminfo' }, signal),
-    ]);
-    return { status, fsinfo, meminfo };
-  } catch (err) {
-    if (!isApiError(err) || err.category === 'auth' || err.category === 'aborted') throw err;
-    // 500 "QEMU guest agent is not running" is the common answer: expected, not a warning.
-    return { status, agentReason: err.status === 500 ? 'agent-not-running' : 'agent-error' };
-  }
+  const [fs, mem] = await Promise.allSettled([
+    api.get(`${base}/agent/get-fsinfo`, undefined, signal),
+    api.get(`${base}/agent/file-read`, { file: '/proc/meminfo' }, signal),
+  ]);
+  for (const r of [fs, mem]) if (r.status === 'rejected' && isFatal(r.reason)) throw r.reason;
+  const detail: GuestDetail = { status };
+  if (fs.status === 'fulfilled') detail.fsinfo = fs.value;
+  if (mem.status === 'fulfilled') detail.meminfo = mem.value;
+  const failed = fs.status === 'rejected' ? fs.reason : mem.status === 'rejected' ? mem.reason : undefined;
+  if (failed) detail.agentReason = agentReason(failed);
+  return detail;
+}
+
+/** 500 "QEMU guest agent is not running" is the common answer: expected, not a warning. */
+function agentReason(err: unknown): string {
+  if (!isApiError(err)) return 'agent-error';
+  if (err.status === 403) return 'agent-permission-denied';
+  return err.status === 500 ? 'agent-not-running' : 'agent-error';
 }
 
 /** Shared storage appears under every node; keep one record per id. */
