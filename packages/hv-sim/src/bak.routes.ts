@@ -178,5 +178,41 @@ export const bakRoutes: RouteDef[] = [
     },
   ],
   ['GET', '/status/datastore-usage', usage],
+  ['GET', '/admin/datastore/{store}/gc', (c) => gcStatus(c, store(c))],
+  ['GET', '/admin/datastore/{store}/rrd', storeRrd],
   ...bakJobRoutes,
 ];
+
+const RRD_STEP: Record<string, number> = {
+  hour: 60,
+  day: 1800,
+  week: 10800,
+  month: 43200,
+  year: 604800,
+  decade: 6048000,
+};
+
+/** Datastore usage and I/O history (not in the schema extract; shape from the GUI's datastore graphs). */
+function storeRrd(c: Ctx): unknown[] {
+  const n = store(c);
+  const step = RRD_STEP[str(c, 'timeframe') ?? 'hour'] ?? 60;
+  const end = Math.floor(c.nowSec / step) * step;
+  const out: unknown[] = [];
+  for (let i = 69; i >= 0; i--) {
+    const t = end - i * step;
+    const u = storeUsage({ ...c, nowSec: t }, n);
+    const io = (hash32(c.world.seed ^ n.index ^ t) % 5000000) + 100000;
+    out.push({
+      time: t,
+      total: u.total,
+      used: u.used,
+      available: u.avail,
+      read_bytes: io,
+      write_bytes: io * 2,
+      read_ios: io >> 12,
+      write_ios: io >> 11,
+      io_ticks: 0.01,
+    });
+  }
+  return out;
+}

@@ -1,18 +1,8 @@
 import { nodeStorage, storageConfig, storageContent } from './hv.storage.js';
+import { hvTaskRoutes } from './hv.tasks.js';
 import { nodeNow } from './metrics.js';
 import { hash32 } from './noise.js';
-import {
-  backupDuration,
-  backupTimes,
-  type Ctx,
-  hex8,
-  int,
-  page,
-  type RouteDef,
-  reachNode,
-  str,
-} from './routes.common.js';
-import type { NodeRec } from './types.js';
+import { type Ctx, type RouteDef, reachNode, str } from './routes.common.js';
 
 const GB = 1000 ** 3;
 
@@ -50,48 +40,6 @@ function zfsPools(c: Ctx): unknown[] {
   const size = 3985729650688;
   const alloc = Math.floor(size * 0.31);
   return [{ name: 'tank', size, alloc, free: size - alloc, frag: 4, dedup: 1, health: 'ONLINE' }];
-}
-
-function vzdumpTasks(c: Ctx, n: NodeRec): Array<Record<string, unknown>> {
-  const out: Array<Record<string, unknown>> = [];
-  for (const g of c.world.guestsOf(n.name)) {
-    for (const t of backupTimes(g.vmid, c.nowSec, 7)) {
-      const pid = 100000 + (hash32(g.vmid ^ t) % 900000);
-      const pstart = 1000000 + (t % 1000000);
-      const fail = hash32(c.world.seed ^ g.vmid ^ t) % 20 === 0;
-      out.push({
-        upid: `UPID:${n.name}:${hex8(pid)}:${hex8(pstart)}:${hex8(t)}:vzdump:${g.vmid}:root@pam:`,
-        node: n.name,
-        pid,
-        pstart,
-        starttime: t,
-        endtime: t + backupDuration(g.vmid),
-        type: 'vzdump',
-        id: String(g.vmid),
-        user: 'root@pam',
-        status: fail ? `ERROR: job failed with err -5 - Input/output error` : 'OK',
-      });
-    }
-  }
-  return out.sort((a, b) => (b.starttime as number) - (a.starttime as number));
-}
-
-function tasks(c: Ctx) {
-  const n = reachNode(c, str(c, 'node')!);
-  const typefilter = str(c, 'typefilter');
-  const vmid = int(c, 'vmid');
-  const since = int(c, 'since');
-  const until = int(c, 'until');
-  const errorsOnly = str(c, 'errors') === '1';
-  const items = vzdumpTasks(c, n).filter(
-    (t) =>
-      (!typefilter || t.type === typefilter) &&
-      (vmid === undefined || t.id === String(vmid)) &&
-      (since === undefined || (t.starttime as number) >= since) &&
-      (until === undefined || (t.starttime as number) <= until) &&
-      (!errorsOnly || t.status !== 'OK'),
-  );
-  return page(items, c, 50);
 }
 
 function network(c: Ctx): unknown[] {
@@ -181,7 +129,7 @@ export const hvNodeRoutes: RouteDef[] = [
   ['GET', '/storage', storageConfig],
   ['GET', '/nodes/{node}/disks/list', disksList],
   ['GET', '/nodes/{node}/disks/zfs', zfsPools],
-  ['GET', '/nodes/{node}/tasks', tasks],
+  ...hvTaskRoutes,
   ['GET', '/nodes/{node}/network', network],
   ['GET', '/nodes/{node}/apt/update', aptUpdates],
   ['GET', '/nodes/{node}/rrddata', nodeRrd],

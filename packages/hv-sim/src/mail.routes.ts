@@ -238,6 +238,20 @@ export const mailRoutes: RouteDef[] = [
   ['GET', '/nodes/{node}/postfix/qshape', qshape],
   ['GET', '/quarantine/spamstatus', (c) => quarantine(c, true)],
   ['GET', '/quarantine/virusstatus', (c) => quarantine(c, false)],
+  // Not in the schema extract; polled by svc (shapes as the PMG GUI reads them).
+  [
+    'GET',
+    '/quarantine/attachmentstatus',
+    (c) => ({ count: 3, avgbytes: 512000, mbytes: Math.round(c.world.nodes.length * 1.47 * 100) / 100 }),
+  ],
+  [
+    'GET',
+    '/config/domains',
+    () => [
+      { domain: 'example.com', comment: '' },
+      { domain: 'example.org', comment: 'secondary' },
+    ],
+  ],
   ['GET', '/nodes/{node}/backup', backups],
 ];
 
