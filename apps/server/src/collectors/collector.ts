@@ -9,6 +9,7 @@ import type {
   BakInstanceRecord,
   GuestRecord,
   GuestSnapshot,
+  MailBackup,
   MailInstanceRecord,
   NodeKind,
   NodeRecord,
@@ -63,6 +64,7 @@ export interface MailPollResult {
   kind: 'mail';
   at: number;
   instance: MailInstanceRecord;
+  slow?: { backups: MailBackup[] };
   warnings: string[];
 }
 

@@ -153,6 +153,8 @@ describe('collectors against the simulator', () => {
     expect(state.pmg[0]?.nodes.map((n) => n.name)).toEqual(['pmg1', 'pmg2']);
     expect(state.pmg[0]?.nodes[0]?.queueStatus?.deferred).toBeGreaterThan(0);
     expect(state.pmg[0]?.mailStats?.countTotal).toBeGreaterThanOrEqual(0);
+    expect(state.pmgBackups.length).toBeGreaterThan(0);
+    expect(state.backups.pmg).toBe(state.pmgBackups);
     expect(s.manager.health().instances.map((i) => [i.instance, i.connection, i.warnings])).toEqual([
       ['bak-0', 'healthy', []],
       ['mail-0', 'healthy', []],

@@ -257,6 +257,15 @@ export interface MailNode {
   queueStatus?: MailQueueStatus;
 }
 
+export interface MailBackup {
+  id: string;
+  instance: string;
+  node: string;
+  filename: string;
+  backupTime: number;
+  size: number;
+}
+
 export interface MailInstanceRecord {
   id: string;
   name: string;

@@ -197,5 +197,5 @@ function toCollections(r: PollResult): Partial<Upsert> {
     return out;
   }
   if (r.kind === 'bak') return r.slow ? { pbs: [r.instance], pbsBackups: r.slow.backups } : { pbs: [r.instance] };
-  return { pmg: [r.instance] };
+  return r.slow ? { pmg: [r.instance], pmgBackups: r.slow.backups } : { pmg: [r.instance] };
 }

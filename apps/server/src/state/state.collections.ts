@@ -4,6 +4,7 @@ import type {
   BakInstanceRecord,
   GuestRecord,
   GuestSnapshot,
+  MailBackup,
   MailInstanceRecord,
   NodeRecord,
   PhysicalDisk,
@@ -24,6 +25,7 @@ export interface CollectionRecords {
   backupTasks: BackupTask;
   guestSnapshots: GuestSnapshot;
   pbsBackups: BakBackup;
+  pmgBackups: MailBackup;
 }
 
 export type CollectionKey = keyof CollectionRecords;
@@ -40,6 +42,7 @@ export const collectionKeys: readonly CollectionKey[] = [
   'backupTasks',
   'guestSnapshots',
   'pbsBackups',
+  'pmgBackups',
 ];
 
 export interface Entry<T> {

@@ -15,13 +15,13 @@ export interface StatePayload {
   pbs: Records<'pbs'>;
   pmg: Records<'pmg'>;
   pbsBackups: Records<'pbsBackups'>;
-  pmgBackups: unknown[];
+  pmgBackups: Records<'pmgBackups'>;
   pveBackups: {
     backupTasks: Records<'backupTasks'>;
     storageBackups: Records<'storageBackups'>;
     guestSnapshots: Records<'guestSnapshots'>;
   };
-  backups: { pve: StatePayload['pveBackups']; pbs: Records<'pbsBackups'>; pmg: unknown[] };
+  backups: { pve: StatePayload['pveBackups']; pbs: Records<'pbsBackups'>; pmg: Records<'pmgBackups'> };
   dockerHosts: unknown[];
   removedDockerHosts: unknown[];
   kubernetesClusters: unknown[];
@@ -50,6 +50,7 @@ export function buildPayload(
     guestSnapshots: cols.guestSnapshots.values(),
   };
   const pbsBackups = cols.pbsBackups.values();
+  const pmgBackups = cols.pmgBackups.values();
   return {
     nodes: cols.nodes.values(),
     vms: cols.vms.values(),
@@ -59,9 +60,9 @@ export function buildPayload(
     pbs: cols.pbs.values(),
     pmg: cols.pmg.values(),
     pbsBackups,
-    pmgBackups: [],
+    pmgBackups,
     pveBackups,
-    backups: { pve: pveBackups, pbs: pbsBackups, pmg: [] },
+    backups: { pve: pveBackups, pbs: pbsBackups, pmg: pmgBackups },
     dockerHosts: [],
     removedDockerHosts: [],
     kubernetesClusters: [],

@@ -9,6 +9,7 @@ import {
   MAIL_QUEUES,
   type MailContext,
   type MailQueue,
+  mapMailBackups,
   mapMailCluster,
   mapMailInstance,
   mapMailNodeNames,
@@ -21,6 +22,8 @@ import {
 export function createMailCollector(cfg: InstanceConfig, deps: CollectorDeps): Collector {
   const client = createMailClient(cfg, deps);
   const api = client.api;
+  const slowEvery = cfg.collect?.slowEvery ?? 10;
+  let cycle = 0;
 
   const poll = async (signal: AbortSignal): Promise<MailPollResult> => {
     const at = deps.clock.now();
@@ -51,7 +54,23 @@ export function createMailCollector(cfg: InstanceConfig, deps: CollectorDeps): C
       stats === undefined ? undefined : mapMailStats(stats, at),
       quarantine,
     );
-    return { kind: 'mail', at, instance, warnings };
+    const result: MailPollResult = { kind: 'mail', at, instance, warnings };
+    if (slowEvery > 0 && cycle++ % slowEvery === 0) {
+      const per = await Promise.all(
+        nodes
+          .filter((n) => n.status === 'online')
+          .map(async (n) => {
+            const path = `/nodes/${encodeURIComponent(n.name)}/backup`;
+            return mapMailBackups(
+              ctx,
+              n.name,
+              await soft(api.get(path, undefined, signal), warnings, `backups ${n.name}`),
+            );
+          }),
+      );
+      result.slow = { backups: per.flat() };
+    }
+    return result;
   };
 
   const test = async (signal: AbortSignal): Promise<ConnectionTest> => {

@@ -4,6 +4,7 @@ import { parseEnvelope } from '../api.transport.js';
 import {
   buildQueueStatus,
   type MailContext,
+  mapMailBackups,
   mapMailCluster,
   mapMailInstance,
   mapMailNodeNames,
@@ -71,5 +72,19 @@ describe('mail mappers', () => {
       status: 'warning',
       quarantine: { spam: 341, virus: 3, attachment: 0, blacklisted: 0 },
     });
+  });
+
+  it('maps local backup files', () => {
+    expect(mapMailBackups(ctx, 'pmg1', fixture('backups'))).toEqual([
+      {
+        id: 'mail-1-pmg1-pmg-backup_2026_01_01_6955C8C2.tgz',
+        instance: 'mail-1',
+        node: 'pmg1',
+        filename: 'pmg-backup_2026_01_01_6955C8C2.tgz',
+        backupTime: 1767229122000,
+        size: 183502,
+      },
+      expect.objectContaining({ size: 184230 }),
+    ]);
   });
 });

@@ -1,5 +1,5 @@
 import { num, obj, objects, optNum, optStr, str } from '../map.coerce.js';
-import type { MailInstanceRecord, MailNode, MailQueueStatus, MailStats } from '../model.js';
+import type { MailBackup, MailInstanceRecord, MailNode, MailQueueStatus, MailStats } from '../model.js';
 
 export interface MailContext {
   instance: string;
@@ -99,6 +99,20 @@ export function buildQueueStatus(shapes: Partial<Record<MailQueue, unknown>>, at
     oldestAge: Math.max(...MAIL_QUEUES.map((name) => q[name].oldestAge)),
     updatedAt: at,
   };
+}
+
+/** GET /nodes/{node}/backup: local `pmg-backup_*.tgz` files. */
+export function mapMailBackups(ctx: MailContext, node: string, data: unknown): MailBackup[] {
+  return objects(data)
+    .filter((b) => typeof b.filename === 'string')
+    .map((b) => ({
+      id: `${ctx.instance}-${node}-${str(b.filename)}`,
+      instance: ctx.instance,
+      node,
+      filename: str(b.filename),
+      backupTime: num(b.timestamp) * 1000,
+      size: num(b.size),
+    }));
 }
 
 /** GET /quarantine/{spam,virus}status: `count` items in quarantine. */
