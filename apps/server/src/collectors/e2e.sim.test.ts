@@ -1,4 +1,4 @@
-import { FakeClock } from '@svc/platform';
+import { createMemoryLogger, FakeClock } from '@svc/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @svc/hv-sim is not linked into node_modules yet; import its source directly.
 import { type Simulator, startSimulator } from '../../../../packages/hv-sim/src/index.js';
@@ -198,12 +198,27 @@ describe('collectors against the simulator', () => {
     await s.manager.stop();
   });
 
-  it('dead-letters wrong credentials at once', async () => {
-    const s = stack(clock);
-    s.manager.upsert({ ...hvCfg(), credentials: { type: 'token', tokenId: 'svc@pve!mon', secret: 'wrong' } });
-    await s.manager.pollNow('hv-0');
-    expect(s.manager.health().instances[0]?.deadLetter).toMatchObject({ present: true, reason: 'permanent_failure' });
-    await s.manager.stop();
+  it('dead-letters wrong credentials at once, never logging or reporting the secret', async () => {
+    const { logger, lines } = createMemoryLogger('debug');
+    const timers = new FakeTimers(clock);
+    const state = new LiveState({ clock });
+    const manager = new PollManager({ clock, timers, factories: collectorFactories, sink: state, logger });
+    const secret = 'Sup3r-Secret-Value-42';
+    manager.upsert({ ...hvCfg(), credentials: { type: 'token', tokenId: 'svc@pve!mon', secret } });
+    manager.upsert({
+      id: 'mail-x',
+      kind: 'mail',
+      name: 'm',
+      host: mail.url,
+      credentials: { type: 'password', username: 'svc@pmg', password: secret },
+    });
+    await Promise.all([manager.pollNow('hv-0'), manager.pollNow('mail-x')]);
+    const health = manager.health();
+    expect(health.instances.map((i) => i.deadLetter.reason)).toEqual(['permanent_failure', 'permanent_failure']);
+    expect(lines().length).toBeGreaterThan(0);
+    expect(lines().join('\n')).not.toContain(secret);
+    expect(JSON.stringify(health)).not.toContain(secret);
+    await manager.stop();
   });
 
   it('never crashes on malformed or truncated responses', async () => {
