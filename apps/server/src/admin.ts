@@ -9,6 +9,7 @@ import type { Config } from './config/index.js';
 import { buildInfo } from './platform/build-info.js';
 import { createSecretBox, loadOrCreateKeyFile } from './platform/crypto/index.js';
 import { migrateServerDatabase, openServerDatabase } from './platform/db/index.js';
+import { LiveState } from './state/index.js';
 
 export interface AdminIo {
   out(text: string): void;
@@ -38,6 +39,7 @@ export async function runAdmin(config: Config, args: string[], io: AdminIo): Pro
       clock: systemClock,
       build: buildInfo(),
       openapi: () => ({}),
+      state: new LiveState({ clock: systemClock }),
       secrets: createSecretBox(loadOrCreateKeyFile(join(config.dataDir, '.encryption.key'))),
       licensePublicKey: EMBEDDED_LICENSE_PUBLIC_KEY,
     });

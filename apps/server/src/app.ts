@@ -12,6 +12,7 @@ import type { Db } from './platform/db/index.js';
 import { createGate } from './platform/http/gate.js';
 import type { Authenticator } from './platform/http/principal.js';
 import { createRateLimiter } from './platform/http/rate-limit.js';
+import { LiveState } from './state/index.js';
 
 export interface AppDeps {
   config: Config;
@@ -19,6 +20,8 @@ export interface AppDeps {
   log: Logger;
   build: BuildInfo;
   clock?: Clock;
+  /** The live resource graph the collectors feed; a fresh empty one when not given. */
+  state?: LiveState;
   /** Overrides who is calling (tests); by default sessions, API tokens and recovery mode decide. */
   authenticate?: Authenticator;
   /** Overrides the licence check (tests); by default the active licence decides. */
@@ -62,7 +65,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return openapiDoc;
   };
   const clock = deps.clock ?? systemClock;
+  const state = deps.state ?? new LiveState({ clock });
   const areas = createAreas({
+    state,
     config: deps.config,
     db: deps.db,
     log: deps.log,

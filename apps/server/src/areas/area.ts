@@ -3,6 +3,7 @@ import type { Config } from '../config/index.js';
 import type { BuildInfo } from '../platform/build-info.js';
 import type { SecretBox } from '../platform/crypto/index.js';
 import type { Db } from '../platform/db/index.js';
+import type { LiveState } from '../state/index.js';
 
 /** What every area is built from. Dependencies are arguments: nothing reaches for globals. */
 export interface AreaDeps {
@@ -13,6 +14,8 @@ export interface AreaDeps {
   build: BuildInfo;
   /** The OpenAPI document, generated on first use. */
   openapi: () => Record<string, unknown>;
+  /** The live resource graph fed by the collectors (nodes, guests, storage, backups...). */
+  state: LiveState;
   /** Encrypts secrets at rest under the instance key (`<dataDir>/.encryption.key`). */
   secrets: SecretBox;
   /** PEM of the Ed25519 key licence keys are checked against. */
