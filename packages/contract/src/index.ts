@@ -6,6 +6,7 @@ export * from './routes/audit.js';
 export * from './routes/auth.js';
 export * from './routes/index.js';
 export * from './routes/license.js';
+export * from './routes/metrics.js';
 export * from './routes/resources.js';
 export * from './routes/security.js';
 export * from './routes/system.js';

@@ -1,6 +1,7 @@
 import { auditRoutes } from './audit.js';
 import { authRoutes } from './auth.js';
 import { licenseRoutes } from './license.js';
+import { metricsRoutes } from './metrics.js';
 import { securityRoutes } from './security.js';
 import { systemRoutes } from './system.js';
 
@@ -14,6 +15,7 @@ export const routes = {
   ...securityRoutes,
   ...licenseRoutes,
   ...auditRoutes,
+  ...metricsRoutes,
 } as const;
 
 export type Routes = typeof routes;
