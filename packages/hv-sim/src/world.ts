@@ -46,6 +46,7 @@ export class World {
   readonly epochSec: number;
   private readonly clock: Clock;
   private nextVmid = 100;
+  private built = false;
 
   constructor(opts: WorldOptions) {
     this.kind = opts.kind;
@@ -64,6 +65,7 @@ export class World {
         this.addGuest({ node: n.name, type: j % 2 === 0 ? 'qemu' : 'lxc' });
       }
     }
+    this.built = true;
   }
 
   nowMs(): number {
@@ -125,7 +127,8 @@ export class World {
       // About a third of the VMs have no guest agent, so collectors meet the real error.
       agent: type === 'qemu' && (spec.agent ?? unit(s, 25, vmid) < 0.67),
       running,
-      startedSec: this.nowSec() - pick(600, 30 * 86400, s, 26, vmid),
+      // The initial estate has been up for a while; a guest added later has just booted.
+      startedSec: this.nowSec() - (this.built ? 0 : pick(600, 30 * 86400, s, 26, vmid)),
       template: false,
       tags: unit(s, 27, vmid) < 0.3 ? 'prod;web' : '',
       snapshots: pick(0, 3, s, 28, vmid),
