@@ -69,11 +69,15 @@ async function main() {
       },
       { clock: systemClock, timers: systemTimers },
     );
+    const cpu = { measured: 0, baseline: 0 };
     const cycle = async () => {
+      const c0 = process.cpuUsage();
       const t0 = performance.now();
       const ctrl = new AbortController();
       setMaxListeners(10_000, ctrl.signal);
       state.applyPoll('bench', await collector.poll(ctrl.signal));
+      const c = process.cpuUsage(c0);
+      cpu.measured = (c.user + c.system) / 1000;
       return performance.now() - t0;
     };
     await cycle(); // warm-up: connections, JIT
@@ -85,19 +89,25 @@ async function main() {
     const agent = new Agent({ connections: 16 });
     const auth = `PVEAPIToken=${TOKEN.tokenId}=${TOKEN.secret}`;
     const fetchAll = async () => {
+      const c0 = process.cpuUsage();
       const t0 = performance.now();
       await mapLimit(paths, peak, async (p) => {
         const res = await request(`${sim.url}${p}`, { dispatcher: agent, headers: { authorization: auth } });
         JSON.parse(await res.body.text());
       });
+      const c = process.cpuUsage(c0);
+      cpu.baseline = (c.user + c.system) / 1000;
       return performance.now() - t0;
     };
     await fetchAll();
     const measured: number[] = [];
     const baseline: number[] = [];
+    const cpuMs = { measured: [] as number[], baseline: [] as number[] };
     for (let i = 0; i < cycles; i++) {
       measured.push(await cycle());
+      cpuMs.measured.push(Math.round(cpu.measured));
       baseline.push(await fetchAll());
+      cpuMs.baseline.push(Math.round(cpu.baseline));
     }
     const counts = state.counts();
     await collector.close();
@@ -109,7 +119,7 @@ async function main() {
         baseline: median(baseline),
         unit: 'ms',
         target: { op: '<=', ratio: 1.5 },
-        extra: { measured, baseline, requests: paths.length, peakInFlight: peak },
+        extra: { measured, baseline, cpuMs, requests: paths.length, peakInFlight: peak },
       },
     ]);
     process.exitCode = ok ? 0 : 1;
