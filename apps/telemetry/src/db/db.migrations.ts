@@ -29,13 +29,12 @@ const m001Installs: Migration = {
       .addColumn('method', 'text', (c) => c.notNull())
       .addColumn('hv_version', 'text', (c) => c.notNull())
       .execute();
-    // The record list pages newest first, optionally filtered; the reaper finds old in-progress rows.
+    // The record list pages newest first, optionally by app; the reaper finds old in-progress rows. Type and
+    // OS are too coarse to be worth an index on every write: those filters walk the time index.
     for (const [name, cols] of [
       ['installs_created', ['created_at']],
       ['installs_status_created', ['status', 'created_at']],
       ['installs_nsapp_created', ['nsapp', 'created_at']],
-      ['installs_type_created', ['type', 'created_at']],
-      ['installs_os_created', ['os_type', 'created_at']],
     ] as const) {
       await db.schema
         .createIndex(name)
