@@ -26,6 +26,12 @@ export interface CollectOptions {
   slowEvery?: number;
   /** Requests in flight against this instance (default 8). */
   concurrency?: number;
+  /** The node record's monitor* switches (hv); all default to true. */
+  vms?: boolean;
+  containers?: boolean;
+  storage?: boolean;
+  backups?: boolean;
+  physicalDisks?: boolean;
 }
 
 /** One configured instance as the collectors need it (the persisted node record minus presentation). */

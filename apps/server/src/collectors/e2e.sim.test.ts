@@ -88,6 +88,20 @@ describe('collectors against the simulator', () => {
     await s.manager.stop();
   });
 
+  it('honours the monitor switches of the node record', async () => {
+    const s = stack(clock);
+    s.manager.upsert({ ...hvCfg(), collect: { containers: false, backups: false, physicalDisks: false } });
+    await s.manager.pollNow('hv-0');
+    const { state } = s.state.snapshot();
+    expect(state.vms.length).toBeGreaterThan(0);
+    expect(state.containers).toEqual([]);
+    expect(state.pveBackups.storageBackups).toEqual([]);
+    expect(state.pveBackups.guestSnapshots).toEqual([]);
+    expect(state.physicalDisks).toEqual([]);
+    expect(state.nodes.every((n) => n.status === 'online')).toBe(true);
+    await s.manager.stop();
+  });
+
   it('shows a change made through the simulator as a delta', async () => {
     const s = stack(clock);
     s.manager.upsert(hvCfg());

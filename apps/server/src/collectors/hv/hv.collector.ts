@@ -1,7 +1,14 @@
 import { createLimiter, type Limiter, mapLimit } from '../../platform/jobs/index.js';
 import type { ApiClient } from '../api.client.js';
 import { isApiError } from '../api.errors.js';
-import type { Collector, CollectorDeps, ConnectionTest, HvPollResult, InstanceConfig } from '../collector.js';
+import type {
+  CollectOptions,
+  Collector,
+  CollectorDeps,
+  ConnectionTest,
+  HvPollResult,
+  InstanceConfig,
+} from '../collector.js';
 import { isFatal, soft } from '../collector.soft.js';
 import { obj, str } from '../map.coerce.js';
 import type { GuestRecord, NodeRecord, StorageRecord } from '../model.js';
@@ -88,6 +95,7 @@ export function createHvCollector(cfg: InstanceConfig, deps: CollectorDeps): Col
         concurrency,
         warnings,
         signal,
+        want: cfg.collect ?? {},
       });
     }
     return result;
@@ -117,7 +125,7 @@ async function fetchNodeAndGuests(
   warnings: string[],
   signal: AbortSignal,
 ): Promise<NodeFetch> {
-  const f = await fetchNode(api, ctx, item, warnings, signal);
+  const f = await fetchNode(api, ctx, item, warnings, signal, work.cfg.collect);
   for (const ref of f.guests) {
     work.pending.push(work.limiter.run(() => detailGuest(api, ctx, ref, work.cfg, work.rates, warnings, signal)));
   }
@@ -130,15 +138,18 @@ async function fetchNode(
   item: HvNodeListItem,
   warnings: string[],
   signal: AbortSignal,
+  want: CollectOptions = {},
 ): Promise<NodeFetch> {
   if (item.status !== 'online') return { record: mapNodeStatus(ctx, item, undefined), guests: [], storage: [] };
   const base = `/nodes/${encodeURIComponent(item.node)}`;
   const label = `node ${item.node}`;
+  const get = (on: boolean | undefined, path: string) =>
+    on === false ? Promise.resolve([]) : soft(api.get(path, undefined, signal), warnings, label);
   const [status, qemu, lxc, storage] = await Promise.all([
     soft(api.get(`${base}/status`, undefined, signal), warnings, label),
-    soft(api.get(`${base}/qemu`, undefined, signal), warnings, label),
-    soft(api.get(`${base}/lxc`, undefined, signal), warnings, label),
-    soft(api.get(`${base}/storage`, undefined, signal), warnings, label),
+    get(want.vms, `${base}/qemu`),
+    get(want.containers, `${base}/lxc`),
+    get(want.storage, `${base}/storage`),
   ]);
   const record = mapNodeStatus(ctx, item, status);
   if (status === undefined || qemu === undefined || lxc === undefined) {

@@ -1,6 +1,6 @@
 import { mapLimit } from '../../platform/jobs/index.js';
 import type { ApiClient } from '../api.client.js';
-import type { HvPollResult } from '../collector.js';
+import type { CollectOptions, HvPollResult } from '../collector.js';
 import { soft } from '../collector.soft.js';
 import type { StorageRecord } from '../model.js';
 import { type GuestListItem, type GuestType, mapSnapshots } from './hv.guest.map.js';
@@ -19,6 +19,7 @@ interface SlowInput {
   concurrency: number;
   warnings: string[];
   signal: AbortSignal;
+  want: CollectOptions;
 }
 
 /** Backups, snapshots, backup tasks and disks: they change slowly, so they are polled every Nth cycle. */
@@ -30,7 +31,10 @@ export async function collectSlow(
   const { warnings, signal, concurrency } = input;
   const online = input.nodes.filter((n) => n.status === 'online').map((n) => n.node);
   const firstOnline = online[0];
-  const backupStores = input.storage.filter((s) => s.active && s.content.split(',').includes('backup'));
+  const wantBackups = input.want.backups !== false;
+  const backupStores = wantBackups
+    ? input.storage.filter((s) => s.active && s.content.split(',').includes('backup'))
+    : [];
   const backups = await mapLimit(
     backupStores,
     concurrency,
@@ -43,8 +47,8 @@ export async function collectSlow(
     },
     signal,
   );
-  const perNode = await mapLimit(online, concurrency, (node) => nodeSlow(api, ctx, node, warnings, signal), signal);
-  const guests = input.refs.filter((r) => !r.item.template);
+  const perNode = await mapLimit(online, concurrency, (node) => nodeSlow(api, ctx, node, input, wantBackups), signal);
+  const guests = wantBackups ? input.refs.filter((r) => !r.item.template) : [];
   const snapshots = await mapLimit(
     guests,
     concurrency * 2,
@@ -63,11 +67,16 @@ export async function collectSlow(
   };
 }
 
-async function nodeSlow(api: ApiClient, ctx: HvContext, node: string, warnings: string[], signal: AbortSignal) {
+async function nodeSlow(api: ApiClient, ctx: HvContext, node: string, input: SlowInput, wantBackups: boolean) {
+  const { warnings, signal } = input;
   const base = `/nodes/${encodeURIComponent(node)}`;
   const [tasks, disks] = await Promise.all([
-    soft(api.get(`${base}/tasks`, { typefilter: 'vzdump', limit: 50 }, signal), warnings, `tasks ${node}`),
-    soft(api.get(`${base}/disks/list`, undefined, signal), warnings, `disks ${node}`),
+    wantBackups
+      ? soft(api.get(`${base}/tasks`, { typefilter: 'vzdump', limit: 50 }, signal), warnings, `tasks ${node}`)
+      : [],
+    input.want.physicalDisks === false
+      ? []
+      : soft(api.get(`${base}/disks/list`, undefined, signal), warnings, `disks ${node}`),
   ]);
   return { tasks: mapBackupTasks(ctx, node, tasks), disks: mapDisks(ctx, node, disks) };
 }
