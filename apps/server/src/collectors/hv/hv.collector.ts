@@ -101,20 +101,22 @@ export function createHvCollector(cfg: InstanceConfig, deps: CollectorDeps): Col
     return result;
   };
 
-  const test = async (signal: AbortSignal): Promise<ConnectionTest> => {
-    const version = obj(await api.get('/version', undefined, signal));
-    const c = mapClusterStatus(await soft(api.get('/cluster/status', undefined, signal), [], 'cluster'));
-    const res: ConnectionTest = { kind: 'hv', version: str(version.version) };
-    if (c.clusterName) {
-      res.cluster = {
-        name: c.clusterName,
-        members: c.members.map((m) => ({ name: m.name, online: m.online, ...(m.ip ? { ip: m.ip } : {}) })),
-      };
-    }
-    return res;
-  };
-
+  const test = (signal: AbortSignal) => testHv(api, signal);
   return { kind: 'hv', poll, test, endpoints: () => client.sender.health(), close: client.close };
+}
+
+/** Version plus cluster name and members from /cluster/status (for add/test and refresh-cluster). */
+async function testHv(api: ApiClient, signal: AbortSignal): Promise<ConnectionTest> {
+  const version = obj(await api.get('/version', undefined, signal));
+  const c = mapClusterStatus(await soft(api.get('/cluster/status', undefined, signal), [], 'cluster'));
+  const res: ConnectionTest = { kind: 'hv', version: str(version.version) };
+  if (c.clusterName) {
+    res.cluster = {
+      name: c.clusterName,
+      members: c.members.map((m) => ({ name: m.name, online: m.online, ...(m.ip ? { ip: m.ip } : {}) })),
+    };
+  }
+  return res;
 }
 
 async function fetchNodeAndGuests(

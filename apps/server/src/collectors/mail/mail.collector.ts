@@ -1,7 +1,7 @@
 import type { ApiClient } from '../api.client.js';
 import type { Collector, CollectorDeps, ConnectionTest, InstanceConfig, MailPollResult } from '../collector.js';
 import { soft } from '../collector.soft.js';
-import { str } from '../map.coerce.js';
+import { obj, str } from '../map.coerce.js';
 import type { MailNode } from '../model.js';
 import { createMailClient } from './mail.client.js';
 import {
@@ -73,10 +73,10 @@ export function createMailCollector(cfg: InstanceConfig, deps: CollectorDeps): C
     return result;
   };
 
-  const test = async (signal: AbortSignal): Promise<ConnectionTest> => {
-    const v = await api.get('/version', undefined, signal);
-    return { kind: 'mail', version: str((v as { version?: unknown })?.version) };
-  };
+  const test = async (signal: AbortSignal): Promise<ConnectionTest> => ({
+    kind: 'mail',
+    version: str(obj(await api.get('/version', undefined, signal)).version),
+  });
 
   return { kind: 'mail', poll, test, endpoints: () => client.sender.health(), close: client.close };
 }
