@@ -60,6 +60,10 @@ export function buildOpenApi(table: Record<string, RouteDef>, info: OpenApiInfo)
     const status = String(route.status ?? (route.responseKind === 'empty' ? 204 : 200));
     const kind = route.responseKind ?? 'json';
     if (kind === 'empty') responses[status] = { description: 'Success, no content.' };
+    else if (kind === 'upgrade')
+      responses[String(route.status ?? 101)] = {
+        description: 'Switching Protocols: the connection continues as a WebSocket (or socket.io transport).',
+      };
     else if (kind === 'json')
       responses[status] = {
         description: 'Success.',

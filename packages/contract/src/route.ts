@@ -4,8 +4,11 @@ import type { Access, Feature, RateClass, Scope } from './access.js';
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type AnyObject = z.ZodType<Record<string, unknown>>;
 
-/** What a successful response carries: JSON matching `response`, or a document of another kind. */
-export type ResponseKind = 'json' | 'html' | 'text' | 'javascript' | 'css' | 'binary' | 'empty';
+/**
+ * What a successful response carries: JSON matching `response`, or a document of another kind.
+ * `upgrade`: the connection is handed to a transport (WebSocket, socket.io) that is bound outside `bindRoutes`.
+ */
+export type ResponseKind = 'json' | 'html' | 'text' | 'javascript' | 'css' | 'binary' | 'empty' | 'upgrade';
 
 export interface RouteDef {
   method: Method;
@@ -45,7 +48,7 @@ export interface RouteInput<R extends RouteDef> {
 }
 
 /** What a handler returns: the JSON body for `json` routes, text for documents, bytes for binaries. */
-export type RouteOutput<R extends RouteDef> = R['responseKind'] extends 'empty'
+export type RouteOutput<R extends RouteDef> = R['responseKind'] extends 'empty' | 'upgrade'
   ? undefined
   : R['responseKind'] extends 'html' | 'text' | 'javascript' | 'css'
     ? string

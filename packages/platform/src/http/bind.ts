@@ -40,7 +40,10 @@ export type Handler<R extends RouteDef, P> = (
   input: RouteInput<R>,
 ) => RouteOutput<R> | Promise<RouteOutput<R>>;
 
-export type Handlers<T extends Record<string, RouteDef>, P> = { [K in keyof T]: Handler<T[K], P> };
+/** One handler per route, except `upgrade` routes: the transport that takes over their connection binds them. */
+export type Handlers<T extends Record<string, RouteDef>, P> = {
+  [K in keyof T as T[K] extends { responseKind: 'upgrade' } ? never : K]: Handler<T[K], P>;
+};
 
 /** Decides who is calling and whether they may; throws AppError (401/402/403/429) to refuse. */
 export type Gate<P> = (req: FastifyRequest, reply: FastifyReply, route: RouteDef) => Promise<P>;
@@ -93,7 +96,8 @@ function replyControl(reply: FastifyReply, onRedirect: (url: string, code: numbe
 /** Registers every route of the table with its handler: validation, access gate, response by kind. */
 export function bindRoutes<T extends Record<string, RouteDef>, P>(app: FastifyInstance, opts: BindOptions<T, P>): void {
   for (const [id, route] of Object.entries(opts.routes) as [keyof T & string, RouteDef][]) {
-    const handler = opts.handlers[id] as unknown as Handler<RouteDef, P>;
+    if (route.responseKind === 'upgrade') continue;
+    const handler = (opts.handlers as Record<string, unknown>)[id] as Handler<RouteDef, P>;
     if (typeof handler !== 'function') throw new Error(`No handler for route ${id}`);
     const kind = route.responseKind ?? 'json';
     const status = route.status ?? (kind === 'empty' ? 204 : 200);
