@@ -73,4 +73,24 @@ describe('cluster failover', () => {
     expect(b.seen).toHaveLength(0);
     expect(c.sender.health()[0]?.healthy).toBe(true);
   });
+
+  it('puts an overloaded member (429/503) on a cooldown and uses the next, but never fails over on 500', async () => {
+    const a = await startTestServer((q, r) =>
+      q.url.endsWith('/busy')
+        ? sendJson(r, 429, 'slow down', { 'retry-after': '60' })
+        : sendJson(r, 500, { data: null, message: 'QEMU guest agent is not running' }),
+    );
+    cleanups.push(a.close);
+    const b = await member('b');
+    const clock = new FakeClock(0);
+    const c = createHvClient(
+      { host: a.url, credentials: token, endpoints: [{ name: 'b', host: b.url }] },
+      { clock, timers: systemTimers },
+    );
+    cleanups.push(c.close);
+    await expect(c.api.get('/agent')).rejects.toMatchObject({ category: 'server', status: 500 });
+    expect(b.seen).toHaveLength(0);
+    expect(await c.api.get('/busy')).toBe('b');
+    expect(c.sender.health()[0]).toMatchObject({ healthy: false, retryAt: 60_000 });
+  });
 });

@@ -1,5 +1,5 @@
 import type { RequestSender } from './api.client.js';
-import { ApiError, isConnectivityError } from './api.errors.js';
+import { ApiError, isApiError, isConnectivityError } from './api.errors.js';
 import { type ApiRequest, type ApiResponse, type Endpoint, sendRequest, type TransportDeps } from './api.transport.js';
 
 export interface EndpointHealth {
@@ -25,7 +25,8 @@ export interface FailoverOptions extends TransportDeps {
 
 /**
  * Sends to the first healthy endpoint; a connectivity failure marks it unhealthy and tries the next.
- * Auth, HTTP and body errors are answers, not outages: they never fail over. One endpoint = plain client.
+ * An overloaded member (429, 502-504) is put on a cooldown and the next one is tried. Auth, other HTTP
+ * and body errors are answers, not outages: they never fail over. One endpoint = plain client.
  */
 export class FailoverSender implements RequestSender {
   private members: Member[] = [];
@@ -66,8 +67,9 @@ export class FailoverSender implements RequestSender {
         this.markHealthy(member);
         return res;
       } catch (err) {
-        if (!isConnectivityError(err)) throw err;
-        this.markUnhealthy(member, err);
+        if (!isConnectivityError(err) && !isOverloaded(err)) throw err;
+        const cooldown = isApiError(err) && err.retryAfterMs !== undefined ? err.retryAfterMs : this.reprobeMs;
+        this.markUnhealthy(member, err, Math.max(cooldown, this.reprobeMs));
         lastError = err;
         req.signal?.throwIfAborted();
       }
@@ -107,9 +109,14 @@ export class FailoverSender implements RequestSender {
     m.retryAt = undefined;
   }
 
-  private markUnhealthy(m: Member, err: unknown): void {
+  private markUnhealthy(m: Member, err: unknown, forMs = this.reprobeMs): void {
     m.healthy = false;
     m.lastError = err instanceof Error ? err.message : String(err);
-    m.retryAt = this.deps.clock.now() + this.reprobeMs;
+    m.retryAt = this.deps.clock.now() + forMs;
   }
 }
+
+/** A member shedding load; 500 is not one of these (hv answers 500 for guest-agent errors, 595 for offline nodes). */
+const isOverloaded = (err: unknown): boolean =>
+  isApiError(err) &&
+  (err.category === 'rate_limited' || (err.status !== undefined && err.status >= 502 && err.status <= 504));
