@@ -1,0 +1,200 @@
+import type { Kysely, Selectable } from 'kysely';
+import { type Database, type Db, DEFAULT_ORG } from '../../platform/db/index.js';
+
+export type QueueRow = Selectable<Database['notification_queue']>;
+export type QueueStatus = 'pending' | 'sending' | 'sent' | 'failed' | 'dlq';
+export type AttemptRow = Selectable<Database['notification_attempts']>;
+
+/** The end of one attempt: the row's new state, the history entry and the health change. */
+export interface Completion {
+  id: string;
+  status: QueueStatus;
+  nextAttemptAt: number;
+  lastError: string;
+  lastStatusCode: number;
+  /** Set when the attempt was only deferred (rate limit, hourly cap): it does not count and is not history. */
+  deferred?: boolean;
+  attempt?: Omit<AttemptRow, 'org_id'>;
+}
+
+const CHUNK = 50;
+const chunks = <T>(xs: readonly T[], n = CHUNK): T[][] =>
+  Array.from({ length: Math.ceil(xs.length / n) }, (_, i) => xs.slice(i * n, i * n + n));
+
+export function createQueueStore(handle: Db) {
+  const db = handle.db;
+  const org = DEFAULT_ORG;
+
+  async function insertRows(trx: Kysely<Database>, rows: Omit<QueueRow, 'org_id'>[]): Promise<void> {
+    for (const part of chunks(rows)) {
+      await trx
+        .insertInto('notification_queue')
+        .values(part.map((r) => ({ ...r, org_id: org })))
+        .execute();
+    }
+  }
+
+  return {
+    /** All rows of one hand-over in one transaction: either every notice x channel is queued or none. */
+    enqueue: (rows: Omit<QueueRow, 'org_id'>[]) => db.transaction().execute((trx) => insertRows(trx, rows)),
+
+    /** After a crash, rows a dead process was sending go out again (at-least-once, same event id). */
+    async recoverSending(now: number): Promise<number> {
+      const r = await db
+        .updateTable('notification_queue')
+        .set({ status: 'pending', next_attempt_at: now, updated_at: now })
+        .where('org_id', '=', org)
+        .where('status', '=', 'sending')
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows);
+    },
+
+    /** Marks due rows `sending` and returns them; rows of a group selected together come along. */
+    claim(now: number, limit: number, ids?: readonly string[]): Promise<QueueRow[]> {
+      return db.transaction().execute(async (trx) => {
+        let q = trx
+          .selectFrom('notification_queue')
+          .select('id')
+          .where('org_id', '=', org)
+          .where('status', '=', 'pending');
+        q = ids ? q.where('id', 'in', ids.length ? [...ids] : ['']) : q.where('next_attempt_at', '<=', now);
+        const picked = await q.orderBy('next_attempt_at').limit(limit).execute();
+        if (picked.length === 0) return [];
+        const out: QueueRow[] = [];
+        for (const part of chunks(
+          picked.map((p) => p.id),
+          500,
+        )) {
+          const rows = await trx
+            .updateTable('notification_queue')
+            .set((eb) => ({ status: 'sending', attempts: eb('attempts', '+', 1), updated_at: now }))
+            .where('id', 'in', part)
+            .where('status', '=', 'pending')
+            .returningAll()
+            .execute();
+          out.push(...rows);
+        }
+        return out;
+      });
+    },
+
+    /** Writes the outcome of a batch of attempts, their history and the channel health in one transaction. */
+    complete(done: readonly Completion[], now: number): Promise<void> {
+      return db.transaction().execute(async (trx) => {
+        for (const c of done) {
+          await trx
+            .updateTable('notification_queue')
+            .set((eb) => ({
+              status: c.status,
+              next_attempt_at: c.nextAttemptAt,
+              last_error: c.lastError,
+              last_status_code: c.lastStatusCode,
+              updated_at: now,
+              ...(c.deferred ? { attempts: eb('attempts', '-', 1) } : {}),
+            }))
+            .where('id', '=', c.id)
+            .execute();
+        }
+        const attempts = done.flatMap((c) => (c.attempt ? [{ ...c.attempt, org_id: org }] : []));
+        for (const part of chunks(attempts)) await trx.insertInto('notification_attempts').values(part).execute();
+      });
+    },
+
+    async nextDueAt(): Promise<number | undefined> {
+      const r = await db
+        .selectFrom('notification_queue')
+        .select((eb) => eb.fn.min('next_attempt_at').as('at'))
+        .where('org_id', '=', org)
+        .where('status', '=', 'pending')
+        .executeTakeFirst();
+      return r?.at === null || r?.at === undefined ? undefined : Number(r.at);
+    },
+
+    async stats(): Promise<Record<QueueStatus, number>> {
+      const rows = await db
+        .selectFrom('notification_queue')
+        .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
+        .where('org_id', '=', org)
+        .groupBy('status')
+        .execute();
+      const out: Record<QueueStatus, number> = { pending: 0, sending: 0, sent: 0, failed: 0, dlq: 0 };
+      for (const r of rows) if (r.status in out) out[r.status as QueueStatus] = Number(r.n);
+      return out;
+    },
+
+    byIds: (ids: readonly string[]) =>
+      ids.length === 0
+        ? Promise.resolve([] as QueueRow[])
+        : db
+            .selectFrom('notification_queue')
+            .selectAll()
+            .where('org_id', '=', org)
+            .where('id', 'in', [...ids])
+            .execute(),
+
+    listStatus: (status: QueueStatus, limit: number) =>
+      db
+        .selectFrom('notification_queue')
+        .selectAll()
+        .where('org_id', '=', org)
+        .where('status', '=', status)
+        .orderBy('updated_at', 'desc')
+        .limit(limit)
+        .execute(),
+
+    /** Moves one row to `to` only when it is in `from`; false when no such row. */
+    async transition(id: string, from: QueueStatus, to: QueueStatus, now: number, resetAttempts: boolean) {
+      const r = await db
+        .updateTable('notification_queue')
+        .set({ status: to, next_attempt_at: now, updated_at: now, ...(resetAttempts ? { attempts: 0 } : {}) })
+        .where('org_id', '=', org)
+        .where('id', '=', id)
+        .where('status', '=', from)
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) > 0;
+    },
+
+    /** Queued rows of a deleted channel can never be sent: they fail with the reason. */
+    async failChannel(channel: string, channelId: string, reason: string, now: number): Promise<void> {
+      await db
+        .updateTable('notification_queue')
+        .set({ status: 'failed', last_error: reason, updated_at: now })
+        .where('org_id', '=', org)
+        .where('channel', '=', channel)
+        .where('channel_id', '=', channelId)
+        .where('status', 'in', ['pending', 'dlq'])
+        .execute();
+    },
+
+    history: (limit: number) =>
+      db
+        .selectFrom('notification_attempts')
+        .selectAll()
+        .where('org_id', '=', org)
+        .orderBy('at', 'desc')
+        .limit(limit)
+        .execute(),
+
+    /** Retention: finished rows and history 7 days, dead letters 30 days. */
+    async purge(now: number): Promise<void> {
+      const day = 86_400_000;
+      await db
+        .deleteFrom('notification_queue')
+        .where('org_id', '=', org)
+        .where((eb) =>
+          eb.or([
+            eb.and([eb('status', 'in', ['sent', 'failed']), eb('updated_at', '<', now - 7 * day)]),
+            eb.and([eb('status', '=', 'dlq'), eb('updated_at', '<', now - 30 * day)]),
+          ]),
+        )
+        .execute();
+      await db
+        .deleteFrom('notification_attempts')
+        .where('org_id', '=', org)
+        .where('at', '<', now - 7 * day)
+        .execute();
+    },
+  };
+}
+
+export type QueueStore = ReturnType<typeof createQueueStore>;

@@ -1,0 +1,219 @@
+import type { ChannelKind } from '@svc/contract';
+import type { Clock, Logger } from '@svc/platform';
+import { LoopScheduler, mapLimit, type Timers } from '../../platform/jobs/index.js';
+import type { ChannelRegistry } from './notifications.channels.js';
+import type { Notice } from './notifications.model.js';
+import type { SendOutcome } from './notifications.outcome.js';
+import { backoffMs, type DeliveryPolicy, HOUR_MS, SlidingWindows } from './notifications.policy.js';
+import type { Completion, QueueRow, QueueStore } from './notifications.queue.store.js';
+import type { NotificationStore } from './notifications.store.js';
+
+export interface WorkerDeps {
+  queue: QueueStore;
+  store: NotificationStore;
+  channels: ChannelRegistry;
+  clock: Clock;
+  timers: Timers;
+  log: Logger;
+  policy: () => DeliveryPolicy;
+  random?: () => number;
+}
+
+/** One message: the rows of a group (or a single row) for one channel target. */
+interface Message {
+  rows: QueueRow[];
+  notices: Notice[];
+  channel: ChannelKind;
+  channelId: string;
+}
+
+const KEY = 'notifications.delivery';
+const IDLE_MS = 5_000;
+// Events that count against the hourly cap; recoveries and tests always go out.
+const capped = new Set(['firing', 'reminder', 'escalated', 'flapping']);
+
+function toMessages(rows: readonly QueueRow[]): Message[] {
+  const byKey = new Map<string, Message>();
+  for (const r of rows) {
+    const key = r.group_id ? `${r.channel}\u0000${r.channel_id}\u0000${r.group_id}` : r.id;
+    const m = byKey.get(key) ?? { rows: [], notices: [], channel: r.channel as ChannelKind, channelId: r.channel_id };
+    m.rows.push(r);
+    m.notices.push(JSON.parse(r.notice) as Notice);
+    byKey.set(key, m);
+  }
+  return [...byKey.values()];
+}
+
+/** Sends queued rows: claims due rows, groups, applies rate limits, sends, records the outcome durably. */
+export function createDeliveryWorker(d: WorkerDeps) {
+  const random = d.random ?? Math.random;
+  const rate = new SlidingWindows();
+  const hourly = new SlidingWindows();
+  const scheduler = new LoopScheduler({
+    clock: d.clock,
+    timers: d.timers,
+    concurrency: 2,
+    onError: (key, err) => d.log.error({ err, key }, 'notification job failed'),
+  });
+  let dirty = false;
+  let idleDelay = IDLE_MS;
+  let lastPurge = Number.NEGATIVE_INFINITY;
+
+  /** When a message may go: now, or later because of the target rate or the hourly cap. */
+  function allowedAt(m: Message, now: number): number {
+    const p = d.policy();
+    const target = `${m.channel}:${m.channelId}`;
+    const first = m.notices[0]!;
+    if (p.maxPerHour > 0 && capped.has(first.event)) {
+      const at = hourly.take(`${target}:${first.alert.id}`, p.maxPerHour, HOUR_MS, now);
+      if (at > now) return at;
+    }
+    return rate.take(target, p.targetRate.limit, p.targetRate.windowMs, now);
+  }
+
+  function completionsFor(m: Message, out: SendOutcome, name: string, now: number): Completion[] {
+    const p = d.policy();
+    return m.rows.map((r) => {
+      const attempts = r.attempts;
+      let status: Completion['status'] = 'sent';
+      let next = r.next_attempt_at;
+      if (!out.ok) {
+        const budgetLeft = attempts < r.max_attempts;
+        if (r.event === 'test' && !budgetLeft) status = 'failed';
+        else if (out.retryable && budgetLeft) {
+          status = 'pending';
+          next = now + Math.max(backoffMs(p, attempts, random), Math.min(out.retryAfterMs ?? 0, HOUR_MS));
+        } else status = 'dlq';
+      }
+      const why = out.ok
+        ? ''
+        : `${out.error ?? 'failed'}${status === 'dlq' && out.retryable ? ` (gave up after ${attempts} attempts)` : ''}`;
+      return {
+        id: r.id,
+        status,
+        nextAttemptAt: next,
+        lastError: why,
+        lastStatusCode: out.status,
+        attempt: {
+          id: `${r.id}:${attempts}`,
+          at: now,
+          channel: r.channel,
+          channel_id: r.channel_id,
+          name,
+          event_id: r.event_id,
+          event: r.event,
+          alert_id: r.alert_id,
+          attempt: attempts,
+          status_code: out.status,
+          duration_ms: out.durationMs,
+          success: out.ok ? 1 : 0,
+          error: out.ok ? '' : (out.error ?? ''),
+        },
+      };
+    });
+  }
+
+  async function sendOne(m: Message, signal?: AbortSignal): Promise<{ done: Completion[]; out?: SendOutcome }> {
+    const now = d.clock.now();
+    const at = allowedAt(m, now);
+    if (at > now) {
+      return {
+        done: m.rows.map((r) => ({
+          id: r.id,
+          status: 'pending',
+          nextAttemptAt: at,
+          lastError: r.last_error,
+          lastStatusCode: r.last_status_code,
+          deferred: true,
+        })),
+      };
+    }
+    const impl = d.channels[m.channel];
+    let out: SendOutcome;
+    try {
+      out = await impl.send(m.channelId, m.notices, signal);
+    } catch (err) {
+      const e = err as Error;
+      out = { ok: false, status: 0, response: '', error: e.message, retryable: e.name !== 'SsrfError', durationMs: 0 };
+    }
+    const name = (await impl.name(m.channelId).catch(() => undefined)) ?? m.channelId;
+    d.log.debug(
+      {
+        event: 'webhook.delivery',
+        channel: m.channel,
+        target: m.channelId,
+        eventId: m.rows[0]!.event_id,
+        notices: m.rows.length,
+        attempt: m.rows[0]!.attempts,
+        ok: out.ok,
+        status: out.status,
+        ms: out.durationMs,
+        error: out.error,
+      },
+      'webhook.delivery',
+    );
+    return { done: completionsFor(m, out, name, d.clock.now()), out };
+  }
+
+  /** Sends claimed rows and persists every outcome; returns the outcome per row id. */
+  async function dispatch(rows: readonly QueueRow[], signal?: AbortSignal): Promise<Map<string, SendOutcome>> {
+    const messages = toMessages(rows);
+    const results = await mapLimit(messages, d.policy().concurrency, (m) => sendOne(m, signal));
+    const done = results.flatMap((r) => r.done);
+    await d.queue.complete(done, d.clock.now());
+    const health = new Map<string, { ok: boolean; at: number; error: string }[]>();
+    const byRow = new Map<string, SendOutcome>();
+    results.forEach((r, i) => {
+      const m = messages[i]!;
+      if (!r.out) return;
+      for (const row of m.rows) byRow.set(row.id, r.out);
+      const key = `${m.channel}\u0000${m.channelId}`;
+      health.set(key, [...(health.get(key) ?? []), { ok: r.out.ok, at: d.clock.now(), error: r.out.error ?? '' }]);
+    });
+    await d.store.recordHealth(health);
+    return byRow;
+  }
+
+  async function drain(signal: AbortSignal): Promise<void> {
+    for (;;) {
+      dirty = false;
+      signal.throwIfAborted();
+      const rows = await d.queue.claim(d.clock.now(), d.policy().batchSize);
+      if (rows.length === 0) break;
+      await dispatch(rows, signal);
+    }
+    const now = d.clock.now();
+    if (now - lastPurge >= HOUR_MS) {
+      lastPurge = now;
+      await d.queue.purge(now);
+      rate.prune(now);
+      hourly.prune(now);
+    }
+    const due = await d.queue.nextDueAt();
+    idleDelay = due === undefined ? IDLE_MS : Math.min(IDLE_MS, Math.max(0, due - d.clock.now()));
+  }
+
+  return {
+    async start(): Promise<void> {
+      const recovered = await d.queue.recoverSending(d.clock.now());
+      if (recovered > 0)
+        d.log.warn({ rows: recovered }, 'notifications: resending deliveries interrupted by a restart');
+      scheduler.upsert(KEY, { run: drain, nextDelay: () => (dirty ? 0 : idleDelay) }, 0);
+    },
+    /** New rows are waiting: run now (or right after the current round). */
+    kick(): void {
+      dirty = true;
+      if (scheduler.entries().some((e) => e.key === KEY && !e.running)) void scheduler.trigger(KEY);
+    },
+    /** Runs a round now and waits for it (tests, and callers that need the result). */
+    runNow: () => scheduler.trigger(KEY),
+    /** Claims and sends exactly these rows now, ignoring their due time: the test endpoint's path. */
+    async processIds(ids: readonly string[]): Promise<Map<string, SendOutcome>> {
+      const rows = await d.queue.claim(d.clock.now(), ids.length, ids);
+      return rows.length ? dispatch(rows) : new Map();
+    },
+    stop: () => scheduler.stop(),
+  };
+}
+
+export type DeliveryWorker = ReturnType<typeof createDeliveryWorker>;
