@@ -32,7 +32,8 @@ export function downsample(
   const lo = new Float64Array(count).fill(Number.POSITIVE_INFINITY);
   const hi = new Float64Array(count).fill(Number.NEGATIVE_INFINITY);
   for (const r of rows) {
-    if (r.ts < start || r.ts >= end) continue;
+    // Rows may already be buckets of `step` (aligned the same way), whose start can precede `start`.
+    if (r.ts < origin || r.ts >= end) continue;
     const i = Math.min(count - 1, Math.floor((r.ts - origin) / step));
     sum[i]! += r.avg * r.n;
     n[i]! += r.n;

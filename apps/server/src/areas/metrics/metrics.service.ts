@@ -102,7 +102,7 @@ export function createMetricsService(store: MetricsStore, opts: MetricsServiceOp
       const plan = planQuery(rangeSeconds, q.maxPoints, retention());
       const segments = segmentsFor(plan.tier, start, end, await store.watermarks());
       const ids = metrics.map((m) => series.get(m)).filter((id): id is number => id !== undefined);
-      const rows = await store.readSegments(ids, segments);
+      const rows = await store.readSegments(ids, segments, plan.step);
       const window = { start, end, step: plan.step, maxPoints: q.maxPoints };
       return {
         resourceType: type,
