@@ -6,10 +6,12 @@ import type { NodeKind } from './model.js';
 
 export type { ApiCredentials } from './api.client.js';
 export { ApiError, type ApiErrorCategory, categorize, isAuthError, isConnectivityError } from './api.errors.js';
+export { type ConnectionConfig, normalizeBaseUrl } from './api.factory.js';
 export type { EndpointHealth } from './api.failover.js';
 export { normalizeFingerprint } from './api.tls.js';
 export * from './collector.js';
 export * from './model.js';
+export type { InstanceHealth, SchedulerHealth } from './poll.health.js';
 export * from './poll.manager.js';
 export * from './poll.policy.js';
 
