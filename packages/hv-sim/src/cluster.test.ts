@@ -11,15 +11,19 @@ afterEach(async () => {
 type Entry = { type: string; name: string; local?: number; online?: number; ip?: string; nodeid?: number };
 
 describe('hv cluster members', () => {
-  it('gives every member its own port, each answering as the local node', async () => {
+  it('gives every member its own loopback address on one port, each answering as the local node', async () => {
     s = await sim('hv', { cluster: 'demo', nodes: 3 });
     expect(s.urls.map((u) => u.node)).toEqual(['pve1', 'pve2', 'pve3']);
-    expect(new Set(s.urls.map((u) => new URL(u.url).port)).size).toBe(3);
+    expect(s.urls.map((u) => new URL(u.url).hostname)).toEqual(['127.0.0.1', '127.0.0.2', '127.0.0.3']);
+    expect(new Set(s.urls.map((u) => new URL(u.url).port)).size).toBe(1);
     for (const m of s.urls) {
       const r = await getJson(`${m.url}/api2/json/cluster/status`, tokenHeader('hv'));
       const entries = r.body.data as Entry[];
       expect(entries[0]).toMatchObject({ type: 'cluster', name: 'demo', nodes: 3, quorate: 1 });
       expect(entries.filter((e) => e.local === 1).map((e) => e.name)).toEqual([m.node]);
+      // The addresses /cluster/status reports are the ones members listen on: clients never leave loopback.
+      const self = entries.find((e) => e.name === m.node);
+      expect(self?.ip).toBe(new URL(m.url).hostname);
     }
   });
 
@@ -40,11 +44,11 @@ describe('hv cluster members', () => {
     ]);
   });
 
-  it('binds the requested port and the following ones for members', async () => {
+  it('binds the requested port on every member address', async () => {
     const probe = await sim('hv');
     const base = Number(new URL(probe.url).port);
     await probe.close();
     s = await sim('hv', { cluster: 'demo', nodes: 2, port: base });
-    expect(s.urls.map((u) => Number(new URL(u.url).port))).toEqual([base, base + 1]);
+    expect(s.urls.map((u) => Number(new URL(u.url).port))).toEqual([base, base]);
   });
 });

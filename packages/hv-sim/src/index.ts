@@ -85,10 +85,17 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
   const members = kind === 'hv' && world.cluster ? world.nodes.map((n) => n.name) : [world.nodes[0]!.name];
   const servers: Server[] = [];
   const urls: Array<{ node: string; url: string }> = [];
+  const host = opts.host ?? '127.0.0.1';
+  // On loopback, cluster members get their own addresses (127.0.0.1, .2, ...) on one port, as real members
+  // do, and /cluster/status reports those addresses: a client following it stays on this machine.
+  const perMemberIp = members.length > 1 && host === '127.0.0.1';
   try {
     for (const [i, member] of members.entries()) {
-      const port = opts.port ? opts.port + i : 0;
-      const { server, url } = await listen(core, member, tls, opts.host ?? '127.0.0.1', port);
+      const memberHost = perMemberIp ? `127.0.${(i + 1) >> 8}.${(i + 1) & 255}` : host;
+      const firstPort = servers[0] ? (servers[0].address() as AddressInfo).port : 0;
+      const port = perMemberIp ? (i === 0 ? (opts.port ?? 0) : firstPort) : opts.port ? opts.port + i : 0;
+      const { server, url } = await listen(core, member, tls, memberHost, port);
+      if (perMemberIp) world.node(member).ip = memberHost;
       servers.push(server);
       urls.push({ node: member, url });
     }
