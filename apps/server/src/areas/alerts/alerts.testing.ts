@@ -3,7 +3,7 @@ import type { GuestRecord, HvPollResult, NodeRecord } from '../../collectors/ind
 import { type Db, migrateServerDatabase, openServerDatabase } from '../../platform/db/index.js';
 import { LiveState } from '../../state/index.js';
 import type { AreaDeps } from '../area.js';
-import { createMemorySink } from './alerts.notices.js';
+import { createMemorySink, type NoticeSink } from './alerts.notices.js';
 import { createAlertsArea } from './index.js';
 
 export const T0 = Date.UTC(2026, 10, 23, 12, 0, 0); // a Monday, 07:00 in New York
@@ -79,15 +79,16 @@ export function hvPoll(at: number, parts: { nodes?: NodeRecord[]; vms?: GuestRec
 }
 
 /** An alerts area on its own (no HTTP): a fake clock, a live state to feed, an in-memory notice sink. */
-export async function createAlertsHarness(opts: { db?: Db; clock?: FakeClock } = {}) {
+export async function createAlertsHarness(opts: { db?: Db; clock?: FakeClock; sink?: NoticeSink } = {}) {
   const db = opts.db ?? openServerDatabase({ dataDir: ':memory:', databaseUrl: undefined });
   if (!opts.db) await migrateServerDatabase(db);
   const clock = opts.clock ?? new FakeClock(T0);
   const state = new LiveState({ clock });
-  const sink = createMemorySink();
+  const memory = createMemorySink();
+  const sink = memory;
   const { logger } = createMemoryLogger('warn');
   const deps = { db, clock, log: logger, state } as unknown as AreaDeps;
-  const area = createAlertsArea(deps, { record: async () => undefined }, { sink });
+  const area = createAlertsArea(deps, { record: async () => undefined }, { sink: opts.sink ?? memory });
   await area.start();
   const actor = { user: 'tester', ip: '127.0.0.1', path: '/test' };
   return {
