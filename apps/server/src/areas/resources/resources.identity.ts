@@ -74,37 +74,44 @@ function ruleMatches(obs: Observation[]): [string, string][] {
   return pairs;
 }
 
-function excluded(overrides: MergeOverride[]): Set<string> {
-  const s = new Set<string>();
-  for (const o of overrides) if (o.kind === 'exclude') s.add(`${o.a}|${o.b}`).add(`${o.b}|${o.a}`);
-  return s;
+function exclusions(overrides: MergeOverride[]): { pairs: [string, string][]; set: Set<string> } {
+  const pairs = overrides.filter((o) => o.kind === 'exclude').map((o): [string, string] => [o.a, o.b]);
+  const set = new Set<string>();
+  for (const [a, b] of pairs) set.add(`${a}|${b}`).add(`${b}|${a}`);
+  return { pairs, set };
 }
 
 /** Groups observations into resources by the rules above. Pure: same input, same output. */
 export function mergeObservations(obs: Observation[], overrides: MergeOverride[] = []): Resource[] {
   const uf = new UnionFind();
   const known = new Map(obs.map((o) => [observationKey(o), o]));
-  const apart = excluded(overrides);
+  const apart = exclusions(overrides);
+  // Checked per exclusion, not per member pair: exclusions are few, merged groups can be large.
   const groupsApart = (a: string, b: string) => {
     const ra = uf.find(a);
     const rb = uf.find(b);
-    for (const x of known.keys())
-      if (uf.find(x) === ra) for (const y of known.keys()) if (uf.find(y) === rb && apart.has(`${x}|${y}`)) return true;
+    for (const [x, y] of apart.pairs) {
+      const rx = uf.find(x);
+      const ry = uf.find(y);
+      if ((rx === ra && ry === rb) || (rx === rb && ry === ra)) return true;
+    }
     return false;
   };
   for (const o of overrides) if (o.kind === 'link' && known.has(o.a) && known.has(o.b)) uf.union(o.a, o.b);
-  for (const [a, b] of ruleMatches(obs)) if (!apart.has(`${a}|${b}`) && !groupsApart(a, b)) uf.union(a, b);
+  for (const [a, b] of ruleMatches(obs)) if (!apart.set.has(`${a}|${b}`) && !groupsApart(a, b)) uf.union(a, b);
 
   const groups = new Map<string, Observation[]>();
-  for (const [key, o] of [...known.entries()].sort(([a], [b]) => a.localeCompare(b))) {
+  for (const [key, o] of [...known.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const root = uf.find(key);
-    groups.set(root, [...(groups.get(root) ?? []), o]);
+    const g = groups.get(root);
+    if (g) g.push(o);
+    else groups.set(root, [o]);
   }
   const idOf = new Map<string, string>();
   const resources = [...groups.values()].map((members) => build(members));
   for (const r of resources) for (const m of r.members) idOf.set(m, r.id);
   for (const r of resources) {
-    const first = obs.find((o) => observationKey(o) === r.members[0]);
+    const first = known.get(r.members[0]!);
     if (first?.parentSourceId) r.parentId = idOf.get(`${first.source}:${first.parentSourceId}`);
   }
   return resources;
@@ -136,6 +143,7 @@ function build(members: Observation[]): Resource {
     // Agents measure inside the machine, so their numbers win over the hypervisor's outside view.
     metrics: Object.assign({}, ...sorted.map((m) => m.metrics ?? {})),
     members: sorted.map(observationKey),
+    metricsTarget: sorted.find((m) => m.metricsTarget)?.metricsTarget,
   };
 }
 

@@ -31,6 +31,15 @@ export interface Observation {
   metrics?: Partial<Record<'cpu' | 'memory' | 'disk' | 'netin' | 'netout' | 'diskread' | 'diskwrite', number>>;
   /** A key that survives moves within a cluster (hv guests: instance + vmid), used for the resource id. */
   stableKey?: string;
+  /** Where the metrics store keeps this thing's history (type and id as the collectors record them). */
+  metricsTarget?: MetricsTarget;
+  /** Other ids operators know it by (the live-state record id), matched by metadata entries. */
+  aliases?: string[];
+}
+
+export interface MetricsTarget {
+  resourceType: 'node' | 'vm' | 'container' | 'storage' | 'ctrHost' | 'ctrContainer';
+  resourceId: string;
 }
 
 export interface Resource {
@@ -48,6 +57,7 @@ export interface Resource {
   metrics: Observation['metrics'];
   /** The observations merged into this resource, as `source:sourceId`. */
   members: string[];
+  metricsTarget?: MetricsTarget;
 }
 
 /** A manual merge decision, persisted: link two resources into one, or keep two apart. */
