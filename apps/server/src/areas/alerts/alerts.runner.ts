@@ -3,9 +3,10 @@ import type { Clock, Logger } from '@svc/platform';
 import type { LiveState, StateDelta } from '../../state/index.js';
 import { backupRules, snapshotRules } from './alerts.age.js';
 import { observeUnit, Step } from './alerts.engine.js';
+import { mailRules } from './alerts.mail.js';
 import type { KeyState } from './alerts.model.js';
 import { type AlertNotice, type NoticeSink, noticeEventId } from './alerts.notices.js';
-import { bakRules, guestRules, mailRules, nodeRules, storageRules, type UnitResult } from './alerts.rules.js';
+import { bakRules, guestRules, nodeRules, storageRules, type UnitResult } from './alerts.rules.js';
 import type { AlertsStore } from './alerts.store.js';
 import { timedWork } from './alerts.timed.js';
 
@@ -19,6 +20,9 @@ export interface RunnerDeps {
 }
 
 const DRAIN_BATCH = 500;
+const PURGE_EVERY_MS = 3_600_000;
+const HISTORY_DAYS = 30;
+const NOTICE_DAYS = 7;
 const owners = {
   nodes: 'nodes',
   vms: 'guests',
@@ -80,6 +84,15 @@ export function createAlertRunner(deps: RunnerDeps) {
       })
       .catch((err) => deps.log.warn({ err }, 'alert notices not handed over yet; retrying on the next tick'));
     return drainChain;
+  }
+
+  let lastPurge = Number.NEGATIVE_INFINITY;
+  /** History older than 30 days and handed-over notices older than 7 days go, at most hourly. */
+  async function purge(): Promise<void> {
+    const now = deps.clock.now();
+    if (now - lastPurge < PURGE_EVERY_MS) return;
+    lastPurge = now;
+    await deps.store.purge(now, HISTORY_DAYS, NOTICE_DAYS);
   }
 
   function unitsOfDelta(delta: StateDelta): UnitResult[] {
@@ -152,6 +165,7 @@ export function createAlertRunner(deps: RunnerDeps) {
           timedWork(s);
         });
         await drain();
+        await purge();
       });
     },
     /** A full re-evaluation (after a config change). */
