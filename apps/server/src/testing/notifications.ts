@@ -27,7 +27,7 @@ export type Responder = (
 ) => { status: number; headers?: Record<string, string>; body?: string };
 
 /** An HTTP receiver on 127.0.0.1 that records every request and answers as the test says. */
-export async function startReceiver(respond: Responder = () => ({ status: 204 })) {
+export async function startReceiver(respond: Responder = () => ({ status: 204 }), opts: { delayMs?: number } = {}) {
   const received: Received[] = [];
   let responder = respond;
   const server: Server = createServer((req, res) => {
@@ -42,8 +42,13 @@ export async function startReceiver(respond: Responder = () => ({ status: 204 })
       };
       received.push(r);
       const out = responder(r, received.length);
-      res.writeHead(out.status, out.headers);
-      res.end(out.body ?? '');
+      const answer = () => {
+        res.writeHead(out.status, out.headers);
+        res.end(out.body ?? '');
+      };
+      // A slow receiver, so a burst is still in flight when a test kills the sender.
+      if (opts.delayMs) setTimeout(answer, opts.delayMs);
+      else answer();
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -71,12 +76,13 @@ export async function until(cond: () => boolean | Promise<boolean>, what = 'cond
 
 /** The notifications area on a migrated in-memory database with a fake clock and fake timers. */
 export async function createNotificationsHarness(
-  opts: { policy?: Partial<DeliveryPolicy>; env?: Record<string, string>; db?: Db } = {},
+  opts: { policy?: Partial<DeliveryPolicy>; env?: Record<string, string>; db?: Db; secretKey?: Buffer } = {},
 ) {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-notify-'));
   const config = loadConfig({ SVC_DATA_DIR: dataDir, SVC_WEBHOOK_ALLOW_CIDRS: '127.0.0.1/32', ...opts.env });
   const db = opts.db ?? openServerDatabase({ ...config, dataDir: ':memory:' });
   if (!opts.db) await migrateServerDatabase(db);
+  const secretKey = opts.secretKey ?? randomBytes(32);
   const clock = new FakeClock(Date.UTC(2026, 10, 22, 12, 0, 0));
   const timers = new FakeTimers(clock);
   const { logger, lines } = createMemoryLogger('debug');
@@ -86,7 +92,7 @@ export async function createNotificationsHarness(
     log: logger,
     clock,
     build: buildInfo(),
-    secrets: createSecretBox(randomBytes(32)),
+    secrets: createSecretBox(secretKey),
     openapi: () => ({}),
     licensePublicKey: '',
   } as unknown as AreaDeps;
@@ -99,6 +105,7 @@ export async function createNotificationsHarness(
     clock,
     timers,
     logLines: lines,
+    secretKey,
     actor: { user: 'admin', ip: '127.0.0.1', path: '/test' },
     async close() {
       await area.stop();

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { ChannelKind } from '@svc/contract';
 import type { Clock, Logger } from '@svc/platform';
 import { LoopScheduler, mapLimit, type Timers } from '../../platform/jobs/index.js';
@@ -95,7 +96,7 @@ export function createDeliveryWorker(d: WorkerDeps) {
         lastError: why,
         lastStatusCode: out.status,
         attempt: {
-          id: `${r.id}:${attempts}`,
+          id: randomUUID(),
           at: now,
           channel: r.channel,
           channel_id: r.channel_id,
@@ -180,7 +181,10 @@ export function createDeliveryWorker(d: WorkerDeps) {
       signal.throwIfAborted();
       const rows = await d.queue.claim(d.clock.now(), d.policy().batchSize);
       if (rows.length === 0) break;
-      await dispatch(rows, signal);
+      await dispatch(rows, signal).catch((err: unknown) => {
+        d.log.error({ err, rows: rows.length }, 'notifications: recording delivery outcomes failed');
+        throw err;
+      });
     }
     const now = d.clock.now();
     if (now - lastPurge >= HOUR_MS) {
