@@ -12,6 +12,8 @@ Usage:
                      set a user's password in the configured database (locked-out operators)
   svc admin create-token --name NAME --scopes SCOPE[,SCOPE...]
                      create an API token and print it once
+  svc template render --template FILE|- --data FILE
+                     render a webhook template offline, exactly as live sends do
   svc --version      print the version
   svc --help         print this help
 
@@ -65,6 +67,11 @@ async function main(argv: string[]): Promise<void> {
   }
   if (command === '--help' || command === '-h' || command === 'help') {
     process.stdout.write(usage);
+    return;
+  }
+  if (command === 'template') {
+    const { runTemplateCommand, processRenderIo } = await import('./template-render.js');
+    process.exitCode = runTemplateCommand(rest, processRenderIo);
     return;
   }
   if (command === 'admin') {
