@@ -111,7 +111,7 @@ describe('GET /metrics (Prometheus exposition)', () => {
         await new Promise((r) => setTimeout(r, 500));
         try {
           const r = await fetch(`http://127.0.0.1:${promPort}/api/v1/query?query=${query}`);
-          if (r.ok) result = (await r.json()).data.result;
+          if (r.ok) result = ((await r.json()) as { data: { result: typeof result } }).data.result;
         } catch {
           // not listening yet
         }
@@ -119,8 +119,10 @@ describe('GET /metrics (Prometheus exposition)', () => {
       expect(result).toHaveLength(1);
       expect(result[0]!.metric).toMatchObject({ job: 'svc', name: vm.name, type: 'vm', node: vm.node, cluster: 'hv1' });
       expect(Number(result[0]!.value[1])).toBe(vm.memory.usage);
-      const up = await (await fetch(`http://127.0.0.1:${promPort}/api/v1/query?query=up{job="svc"}`)).json();
-      expect(up.data.result[0].value[1]).toBe('1');
+      const up = (await (await fetch(`http://127.0.0.1:${promPort}/api/v1/query?query=up{job="svc"}`)).json()) as {
+        data: { result: { value: [number, string] }[] };
+      };
+      expect(up.data.result[0]!.value[1]).toBe('1');
     }, 60_000);
   });
 });
