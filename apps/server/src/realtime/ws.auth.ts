@@ -1,5 +1,5 @@
 import type { RouteDef } from '@svc/contract';
-import type { Gate } from '@svc/platform';
+import { AppError, type Gate } from '@svc/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Caller, Principal } from '../platform/http/principal.js';
 import type { WelcomeData } from './realtime.messages.js';
@@ -33,6 +33,7 @@ export function upgradeGuard(gate: Gate<Caller>, route: RouteDef, rule: QueryTok
     preHandler: async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
       hoistQueryToken(req, rule);
       const p = await gate(req, reply, route);
+      if (p?.kind === 'session') checkOrigin(req);
       if (p) callers.set(req.raw, p);
     },
     welcome(raw: object): WelcomeData {
@@ -40,6 +41,24 @@ export function upgradeGuard(gate: Gate<Caller>, route: RouteDef, rule: QueryTok
       return { message: 'Connected to svc live updates', orgId: p?.orgId ?? 'default', authMethod: methodOf(p) };
     },
   };
+}
+
+/**
+ * A browser sends the session cookie with a WebSocket opened by any site it allows, so a cookie-authenticated
+ * upgrade must come from svc's own origin (cross-site WebSocket hijacking). Tokens are not ambient: no check.
+ */
+function checkOrigin(req: FastifyRequest): void {
+  const origin = req.headers.origin;
+  if (!origin) return;
+  let host: string | undefined;
+  try {
+    host = new URL(origin).host;
+  } catch {
+    host = undefined;
+  }
+  if (host !== req.headers.host) {
+    throw new AppError('forbidden', `Cross-origin live connection refused: ${origin} is not this server's origin.`);
+  }
 }
 
 function methodOf(p: Principal | undefined): string {

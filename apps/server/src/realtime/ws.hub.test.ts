@@ -58,6 +58,14 @@ describe('/ws', () => {
       expect(r).toMatchObject({ status: 403, body: { error: 'forbidden' } });
     });
 
+    it('with the session cookie from another site: 403 (cross-site WebSocket hijacking)', async () => {
+      const r = await refusedUpgrade(url, { cookie: s.cookie, origin: 'https://evil.example' });
+      expect(r).toMatchObject({ status: 403, body: { error: 'forbidden' } });
+      const same = await TestClient.open(url, { cookie: s.cookie, origin: base });
+      expect((await same.next()).type).toBe('welcome');
+      same.close();
+    });
+
     it('takes ?token= on the upgrade only; a plain GET with valid credentials gets 426', async () => {
       expect(await plainGet(base, `/ws?token=${readToken}`)).toBe(401);
       const res = await t.app.inject({ method: 'GET', url: '/ws', headers: { 'x-api-token': readToken } });
