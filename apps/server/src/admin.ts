@@ -5,10 +5,12 @@ import { createLogger, systemClock } from '@svc/platform';
 import { createAreas } from './areas/index.js';
 import { EMBEDDED_LICENSE_PUBLIC_KEY } from './areas/license/index.js';
 import { newRawToken } from './areas/security/index.js';
+import { collectorFactories, PollManager } from './collectors/index.js';
 import type { Config } from './config/index.js';
 import { buildInfo } from './platform/build-info.js';
 import { createSecretBox, loadOrCreateKeyFile } from './platform/crypto/index.js';
 import { migrateServerDatabase, openServerDatabase } from './platform/db/index.js';
+import { systemTimers } from './platform/jobs/index.js';
 import { LiveState } from './state/index.js';
 
 export interface AdminIo {
@@ -32,6 +34,7 @@ export async function runAdmin(config: Config, args: string[], io: AdminIo): Pro
   const handle = openServerDatabase(config);
   try {
     await migrateServerDatabase(handle);
+    const state = new LiveState({ clock: systemClock });
     const areas = createAreas({
       config,
       db: handle,
@@ -39,7 +42,8 @@ export async function runAdmin(config: Config, args: string[], io: AdminIo): Pro
       clock: systemClock,
       build: buildInfo(),
       openapi: () => ({}),
-      state: new LiveState({ clock: systemClock }),
+      state,
+      polls: new PollManager({ clock: systemClock, timers: systemTimers, factories: collectorFactories, sink: state }),
       secrets: createSecretBox(loadOrCreateKeyFile(join(config.dataDir, '.encryption.key'))),
       licensePublicKey: EMBEDDED_LICENSE_PUBLIC_KEY,
     });

@@ -5,6 +5,7 @@ import { bindRoutes, type Clock, genRequestId, installErrorHandling, type Logger
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import { createAreas } from './areas/index.js';
 import { EMBEDDED_LICENSE_PUBLIC_KEY } from './areas/license/index.js';
+import { collectorFactories, PollManager } from './collectors/index.js';
 import type { Config } from './config/index.js';
 import type { BuildInfo } from './platform/build-info.js';
 import { createSecretBox, loadOrCreateKeyFile } from './platform/crypto/index.js';
@@ -12,6 +13,8 @@ import type { Db } from './platform/db/index.js';
 import { createGate } from './platform/http/gate.js';
 import type { Authenticator } from './platform/http/principal.js';
 import { createRateLimiter } from './platform/http/rate-limit.js';
+import { systemTimers } from './platform/jobs/index.js';
+import { createRealtime, type RealtimeOptions } from './realtime/index.js';
 import { LiveState } from './state/index.js';
 
 export interface AppDeps {
@@ -22,6 +25,8 @@ export interface AppDeps {
   clock?: Clock;
   /** The live resource graph the collectors feed; a fresh empty one when not given. */
   state?: LiveState;
+  /** The poll scheduler; tests pass one on fake timers. */
+  polls?: PollManager;
   /** Overrides who is calling (tests); by default sessions, API tokens and recovery mode decide. */
   authenticate?: Authenticator;
   /** Overrides the licence check (tests); by default the active licence decides. */
@@ -32,6 +37,8 @@ export interface AppDeps {
   licensePublicKey?: string;
   /** Restarts svc through its service manager (main.ts sets it under systemd). */
   restart?: () => void;
+  /** Live-push tuning (tests pass fake timers): coalescing window, buffer bounds, heartbeat. */
+  realtime?: RealtimeOptions;
 }
 
 /** Builds the HTTP app without listening: every route test calls this and uses `inject`. */
@@ -66,8 +73,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   };
   const clock = deps.clock ?? systemClock;
   const state = deps.state ?? new LiveState({ clock });
+  const realtime = createRealtime({ state, clock, log: deps.log, options: deps.realtime });
+  const polls =
+    deps.polls ??
+    new PollManager({ clock, timers: systemTimers, factories: collectorFactories, sink: state, logger: deps.log });
+  app.addHook('onClose', () => polls.stop());
   const areas = createAreas({
     state,
+    polls,
     config: deps.config,
     db: deps.db,
     log: deps.log,
@@ -79,21 +92,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     restart: deps.restart,
     hasFeature: deps.hasFeature,
   });
+  app.addHook('onClose', () => areas.close());
   await areas.start();
   // Recovery mode must never be silent: every response, errors and 404s included, carries this header.
   app.addHook('onSend', async (_req, reply, payload) => {
     if (areas.authDisabled()) reply.header('x-svc-auth-disabled', 'true');
     return payload;
   });
-  bindRoutes(app, {
-    routes,
-    handlers: areas.handlers,
-    gate: createGate({
-      authenticate: deps.authenticate ?? areas.authenticate,
-      hasFeature: deps.hasFeature ?? areas.hasFeature,
-      rateLimiter: createRateLimiter(deps.config.rateLimits, clock),
-    }),
-    validateResponses: deps.validateResponses,
+  const gate = createGate({
+    authenticate: deps.authenticate ?? areas.authenticate,
+    hasFeature: deps.hasFeature ?? areas.hasFeature,
+    rateLimiter: createRateLimiter(deps.config.rateLimits, clock),
   });
+  bindRoutes(app, { routes, handlers: areas.handlers, gate, validateResponses: deps.validateResponses });
+  // /ws and /socket.io/ are `upgrade` routes: bound here, behind the same gate.
+  await realtime.register(app, gate);
   return app;
 }

@@ -45,6 +45,7 @@ async function handle(core: SimCore, member: string, req: IncomingMessage, res: 
   // An offline member stops answering at all: the client sees a dropped connection, as with a dead host.
   if (node && !node.online) return void req.socket.destroy();
   const method = (req.method ?? 'GET').toUpperCase();
+  if (method === 'GET' && url.pathname === '/') return sendUiPage(core, res);
   if (!url.pathname.startsWith('/api2/json/')) return notFound(core, res, method, url.pathname);
   const rel = url.pathname.slice('/api2/json'.length);
   const plan = core.faults.plan(member, method, rel);
@@ -120,4 +121,14 @@ function unknownPath(kind: Kind, method: string, rel: string, otherMethod: boole
 function notFound(core: SimCore, res: ServerResponse, method: string, path: string): void {
   if (core.kind === 'bak') sendError(res, core.kind, 404, `Path '${path}' not found.`);
   else sendError(res, core.kind, 501, `Method '${method} ${path}' not implemented`);
+}
+
+const productTitles = { hv: 'Proxmox Virtual Environment', bak: 'Proxmox Backup Server', mail: 'Proxmox Mail Gateway' };
+
+/** The web UI's start page, as the real servers send it without login: its title names the product. */
+function sendUiPage(core: SimCore, res: ServerResponse): void {
+  const title = productTitles[core.kind];
+  const body = `<!DOCTYPE html>\n<html>\n<head>\n<meta charset="UTF-8">\n<title>${title}</title>\n</head>\n<body></body>\n</html>\n`;
+  res.writeHead(200, { 'content-type': 'text/html;charset=UTF-8', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
 }

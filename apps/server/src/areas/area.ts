@@ -1,4 +1,5 @@
 import type { Clock, Logger } from '@svc/platform';
+import type { PollManager } from '../collectors/index.js';
 import type { Config } from '../config/index.js';
 import type { BuildInfo } from '../platform/build-info.js';
 import type { SecretBox } from '../platform/crypto/index.js';
@@ -16,6 +17,8 @@ export interface AreaDeps {
   openapi: () => Record<string, unknown>;
   /** The live resource graph fed by the collectors (nodes, guests, storage, backups...). */
   state: LiveState;
+  /** The poll scheduler: one loop per configured hv/bak/mail instance, feeding `state`. */
+  polls: PollManager;
   /** Encrypts secrets at rest under the instance key (`<dataDir>/.encryption.key`). */
   secrets: SecretBox;
   /** PEM of the Ed25519 key licence keys are checked against. */

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import type { DeploymentType, RateClass } from '@svc/contract';
 import {
@@ -32,6 +33,10 @@ export interface Config {
   rateLimits: Record<RateClass, RateLimit>;
   /** Days audit events are kept; 0 keeps them forever. */
   auditRetentionDays: number;
+  /** Serve the Prometheus exposition at GET /metrics (token with monitoring:read). */
+  metricsEndpoint: boolean;
+  /** CIDRs webhook and relay targets may reach although private, loopback or link-local (SSRF guard). */
+  webhookAllowCidrs: string[];
 }
 
 export interface RateLimit {
@@ -54,6 +59,8 @@ export const configVariables = [
   ['SVC_RATE_LIMIT_EXPORT', '5/5m', 'configuration export and import, per client address'],
   ['SVC_RATE_LIMIT_DEFAULT', '500/1m', 'every other endpoint, per client address'],
   ['SVC_AUDIT_RETENTION_DAYS', '90', 'days audit events are kept (0 keeps them forever)'],
+  ['SVC_METRICS_ENDPOINT', 'true', 'serve Prometheus metrics at GET /metrics (needs a token with monitoring:read)'],
+  ['SVC_WEBHOOK_ALLOW_CIDRS', '(unset)', 'comma-separated CIDRs webhooks may reach although private or loopback'],
 ] as const;
 
 export interface ConfigProbe {
@@ -90,6 +97,23 @@ const wholeNumber: VarSpec<number> = {
   parse: (raw) => (/^\d+$/.test(raw) ? Number(raw) : undefined),
 };
 
+const cidrList: VarSpec<string[]> = {
+  accepts: 'comma-separated IPv4/IPv6 addresses or CIDRs, such as 127.0.0.1/32,10.0.0.0/8',
+  parse: (raw) => {
+    const items = raw
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== '');
+    const ok = items.every((s) => {
+      const [ip, bits, extra] = s.split('/');
+      if (extra !== undefined || !ip || isIP(ip) === 0) return false;
+      const max = isIP(ip) === 4 ? 32 : 128;
+      return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= max);
+    });
+    return ok ? items : undefined;
+  },
+};
+
 /** Reads and validates the environment once; throws ConfigError naming the first bad variable. */
 export function loadConfig(env: Env = process.env, probe: ConfigProbe = systemProbe): Config {
   const containerized = detectContainer(env, probe);
@@ -111,6 +135,8 @@ export function loadConfig(env: Env = process.env, probe: ConfigProbe = systemPr
       default: readVar(env, 'SVC_RATE_LIMIT_DEFAULT', rate, { limit: 500, windowMs: 60_000 }),
     },
     auditRetentionDays: readVar(env, 'SVC_AUDIT_RETENTION_DAYS', wholeNumber, 90),
+    metricsEndpoint: readVar(env, 'SVC_METRICS_ENDPOINT', boolean, true),
+    webhookAllowCidrs: readVar(env, 'SVC_WEBHOOK_ALLOW_CIDRS', cidrList, []),
   };
 }
 

@@ -1,8 +1,19 @@
+import { alertsRoutes } from './alerts.js';
 import { auditRoutes } from './audit.js';
 import { authRoutes } from './auth.js';
+import { chartRoutes } from './charts.js';
+import { expositionRoutes } from './exposition.js';
 import { licenseRoutes } from './license.js';
+import { metadataRoutes } from './metadata.js';
 import { metricsRoutes } from './metrics.js';
+import { monitoringRoutes } from './monitoring.js';
+import { nodeRoutes } from './nodes.js';
+import { notificationRoutes } from './notifications.js';
+import { realtimeRoutes } from './realtime.js';
+import { reportRoutes } from './reports.js';
+import { resourceRoutes } from './resources.js';
 import { securityRoutes } from './security.js';
+import { setupRoutes } from './setup.js';
 import { systemRoutes } from './system.js';
 
 /**
@@ -11,11 +22,22 @@ import { systemRoutes } from './system.js';
  */
 export const routes = {
   ...systemRoutes,
+  ...nodeRoutes,
+  ...setupRoutes,
+  ...monitoringRoutes,
   ...authRoutes,
   ...securityRoutes,
   ...licenseRoutes,
   ...auditRoutes,
   ...metricsRoutes,
+  ...resourceRoutes,
+  ...metadataRoutes,
+  ...chartRoutes,
+  ...reportRoutes,
+  ...expositionRoutes,
+  ...notificationRoutes,
+  ...alertsRoutes,
+  ...realtimeRoutes,
 } as const;
 
 export type Routes = typeof routes;

@@ -14,6 +14,7 @@ export const health = z
     uptime: z.number().int().describe('Seconds since the server started'),
     devModeSSH: z.boolean(),
     dependencies: z.object({ database: z.boolean() }),
+    mockMode: z.boolean().describe('True while a simulated estate is shown instead of the real one'),
   })
   .meta({ id: 'Health' });
 

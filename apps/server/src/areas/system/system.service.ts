@@ -8,7 +8,7 @@ import type { SystemStore } from './system.store.js';
 /** How long a database check result is reused by /api/health, so probes under load cost nothing. */
 const DB_CHECK_TTL_MS = 2000;
 
-export function createSystemService(deps: AreaDeps, store: SystemStore) {
+export function createSystemService(deps: AreaDeps, store: SystemStore, isMockMode: () => boolean = () => false) {
   const startedAt = deps.clock.now();
   let dbCheck = { at: Number.NEGATIVE_INFINITY, ok: false };
 
@@ -35,6 +35,7 @@ export function createSystemService(deps: AreaDeps, store: SystemStore) {
           uptime: Math.floor((now - startedAt) / 1000),
           devModeSSH: deps.config.devModeSSH,
           dependencies: { database },
+          mockMode: isMockMode(),
         },
       };
     },

@@ -106,7 +106,165 @@ export interface MetricRollupTable {
   n: number;
 }
 
+export interface NodesTable {
+  org_id: string;
+  id: string;
+  type: string;
+  name: string;
+  /** JSON of the non-secret settings. */
+  config: string;
+  /** Sealed JSON of password / token secret (SecretBox, purpose `node:<id>`). */
+  secrets: string;
+  source: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SetupTokensTable {
+  org_id: string;
+  token_hash: string;
+  node_type: string;
+  expires_at: number;
+  used_at: number | null;
+  created_by: string;
+}
+
+/** Notifications (migration 006). Times are Unix milliseconds; secrets only inside `sealed_*` / sealed JSON. */
+export interface NotificationWebhooksTable {
+  id: string;
+  org_id: string;
+  name: string;
+  url: string;
+  method: string;
+  service: string;
+  enabled: number;
+  template: string;
+  mention: string;
+  /** SecretBox-sealed JSON {headers, customFields, signingSecret}. */
+  sealed_secrets: string;
+  created_at: number;
+  updated_at: number;
+}
+export interface NotificationConfigTable {
+  org_id: string;
+  key: string;
+  /** JSON; secret members are sealed strings. */
+  value: string;
+  updated_at: number;
+}
+/** One row per notice x channel: pending, sending, sent, failed, dlq. */
+export interface NotificationQueueTable {
+  id: string;
+  org_id: string;
+  event_id: string;
+  event: string;
+  alert_id: string;
+  channel: string;
+  channel_id: string;
+  /** JSON of the notice (no channel secrets). */
+  notice: string;
+  group_id: string | null;
+  status: string;
+  attempts: number;
+  max_attempts: number;
+  next_attempt_at: number;
+  last_error: string;
+  last_status_code: number;
+  created_at: number;
+  updated_at: number;
+}
+export interface NotificationAttemptsTable {
+  id: string;
+  org_id: string;
+  at: number;
+  channel: string;
+  channel_id: string;
+  name: string;
+  event_id: string;
+  event: string;
+  alert_id: string;
+  attempt: number;
+  status_code: number;
+  duration_ms: number;
+  success: number;
+  error: string;
+}
+export interface NotificationHealthTable {
+  org_id: string;
+  channel: string;
+  channel_id: string;
+  last_success_at: number | null;
+  last_error_at: number | null;
+  last_error: string | null;
+  consecutive_failures: number;
+}
+
+/** Manual merge overrides of unified resources (migration 006); a and b are `source:sourceId`, a < b. */
+export interface ResourceOverridesTable {
+  org_id: string;
+  kind: string;
+  a: string;
+  b: string;
+  reason: string;
+  created_by: string;
+  created_at: number;
+}
+
+/** Notes, tags (JSON array) and custom URLs (JSON array of {name, url}) per metadata kind and item. */
+export interface ResourceMetadataTable {
+  org_id: string;
+  kind: string;
+  item_id: string;
+  notes: string;
+  tags: string;
+  custom_urls: string;
+  updated_by: string;
+  updated_at: number;
+}
+
+/** Alert engine (migration 008). Times are Unix milliseconds; `data` columns hold JSON. */
+export interface AlertStatesTable {
+  org_id: string;
+  id: string;
+  /** `active`, or `idle` for a key that is not firing but still tracked (flapping window). */
+  status: string;
+  start_time: number;
+  updated_at: number;
+  data: string;
+}
+export interface AlertHistoryTable {
+  org_id: string;
+  alert_id: string;
+  start_time: number;
+  level: string;
+  resource_id: string;
+  resolved_time: number | null;
+  data: string;
+}
+export interface AlertIncidentsTable {
+  org_id: string;
+  id: string;
+  alert_id: string;
+  start_time: number;
+  resource_id: string;
+  status: string;
+  data: string;
+}
+/** The notice outbox: written with the state change, handed to the notification side after commit. */
+export interface AlertNoticesTable {
+  seq: Generated<number>;
+  org_id: string;
+  alert_id: string;
+  event: string;
+  at: number;
+  due_at: number;
+  handed_at: number | null;
+  alert: string;
+}
+
 export interface Database {
+  nodes: NodesTable;
+  setup_tokens: SetupTokensTable;
   settings: SettingsTable;
   users: UsersTable;
   sessions: SessionsTable;
@@ -121,6 +279,17 @@ export interface Database {
   metric_hour: MetricRollupTable;
   metric_day: MetricRollupTable;
   metric_rollup_state: { tier: string; watermark: number };
+  resource_overrides: ResourceOverridesTable;
+  resource_metadata: ResourceMetadataTable;
+  notification_webhooks: NotificationWebhooksTable;
+  notification_config: NotificationConfigTable;
+  notification_queue: NotificationQueueTable;
+  notification_attempts: NotificationAttemptsTable;
+  notification_health: NotificationHealthTable;
+  alert_states: AlertStatesTable;
+  alert_history: AlertHistoryTable;
+  alert_incidents: AlertIncidentsTable;
+  alert_notices: AlertNoticesTable;
 }
 
 export const DEFAULT_ORG = 'default';
