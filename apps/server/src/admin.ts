@@ -43,6 +43,8 @@ export async function runAdmin(config: Config, args: string[], io: AdminIo): Pro
       build: buildInfo(),
       openapi: () => ({}),
       state,
+      // The CLI has no live clients to tell.
+      broadcast: () => undefined,
       polls: new PollManager({ clock: systemClock, timers: systemTimers, factories: collectorFactories, sink: state }),
       secrets: createSecretBox(loadOrCreateKeyFile(join(config.dataDir, '.encryption.key'))),
       licensePublicKey: EMBEDDED_LICENSE_PUBLIC_KEY,

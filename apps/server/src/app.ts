@@ -5,7 +5,7 @@ import { bindRoutes, type Clock, genRequestId, installErrorHandling, type Logger
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import { createAreas } from './areas/index.js';
 import { EMBEDDED_LICENSE_PUBLIC_KEY } from './areas/license/index.js';
-import { collectorFactories, PollManager } from './collectors/index.js';
+import { collectorFactories, PollManager, type PollResult, type PollSink } from './collectors/index.js';
 import type { Config } from './config/index.js';
 import type { BuildInfo } from './platform/build-info.js';
 import { createSecretBox, loadOrCreateKeyFile } from './platform/crypto/index.js';
@@ -13,7 +13,7 @@ import type { Db } from './platform/db/index.js';
 import { createGate } from './platform/http/gate.js';
 import type { Authenticator } from './platform/http/principal.js';
 import { createRateLimiter } from './platform/http/rate-limit.js';
-import { systemTimers } from './platform/jobs/index.js';
+import { LoopScheduler, systemTimers, type Timers } from './platform/jobs/index.js';
 import { createRealtime, type RealtimeOptions } from './realtime/index.js';
 import { LiveState } from './state/index.js';
 
@@ -27,6 +27,8 @@ export interface AppDeps {
   state?: LiveState;
   /** The poll scheduler; tests pass one on fake timers. */
   polls?: PollManager;
+  /** Timers for the poll scheduler and background jobs; tests pass fake ones. */
+  timers?: Timers;
   /** Overrides who is calling (tests); by default sessions, API tokens and recovery mode decide. */
   authenticate?: Authenticator;
   /** Overrides the licence check (tests); by default the active licence decides. */
@@ -39,6 +41,13 @@ export interface AppDeps {
   restart?: () => void;
   /** Live-push tuning (tests pass fake timers): coalescing window, buffer bounds, heartbeat. */
   realtime?: RealtimeOptions;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The running parts behind the routes, for the composition root and tests. */
+    svc: { state: LiveState; polls: PollManager; jobs: LoopScheduler };
+  }
 }
 
 /** Builds the HTTP app without listening: every route test calls this and uses `inject`. */
@@ -74,9 +83,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const clock = deps.clock ?? systemClock;
   const state = deps.state ?? new LiveState({ clock });
   const realtime = createRealtime({ state, clock, log: deps.log, options: deps.realtime });
-  const polls =
-    deps.polls ??
-    new PollManager({ clock, timers: systemTimers, factories: collectorFactories, sink: state, logger: deps.log });
+  // Poll results go to the live state, then to whoever else listens (the metrics recorder).
+  const pollListeners: Array<(instanceId: string, result: PollResult) => void> = [];
+  const sink: PollSink = {
+    applyPoll(id, result) {
+      state.applyPoll(id, result);
+      for (const listen of pollListeners) listen(id, result);
+    },
+    applyFailure: (id, kind, error, failures) => state.applyFailure(id, kind, error, failures),
+    removeInstance: (id) => state.removeInstance(id),
+  };
+  const timers = deps.timers ?? systemTimers;
+  const polls = deps.polls ?? new PollManager({ clock, timers, factories: collectorFactories, sink, logger: deps.log });
   app.addHook('onClose', () => polls.stop());
   const areas = createAreas({
     state,
@@ -91,9 +109,33 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     licensePublicKey: deps.licensePublicKey ?? EMBEDDED_LICENSE_PUBLIC_KEY,
     restart: deps.restart,
     hasFeature: deps.hasFeature,
+    broadcast: (type, data) => realtime.broadcast(type, data),
   });
   app.addHook('onClose', () => areas.close());
   await areas.start();
+  pollListeners.push(areas.metrics.recordPoll);
+  // Background work of the areas (rollups, alert ticks) on one scheduler, stopped with the app.
+  const jobs = new LoopScheduler({
+    clock,
+    timers,
+    concurrency: 2,
+    onError: (key, err) => deps.log.error({ job: key, err }, 'background job failed'),
+  });
+  for (const job of areas.jobs) {
+    jobs.upsert(
+      job.name,
+      {
+        timeoutMs: 5 * 60_000,
+        run: async () => {
+          await job.run();
+        },
+        nextDelay: () => job.intervalMs,
+      },
+      job.intervalMs,
+    );
+  }
+  app.addHook('onClose', () => jobs.stop());
+  app.decorate('svc', { state, polls, jobs });
   // Recovery mode must never be silent: every response, errors and 404s included, carries this header.
   app.addHook('onSend', async (_req, reply, payload) => {
     if (areas.authDisabled()) reply.header('x-svc-auth-disabled', 'true');

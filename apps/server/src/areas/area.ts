@@ -4,6 +4,7 @@ import type { Config } from '../config/index.js';
 import type { BuildInfo } from '../platform/build-info.js';
 import type { SecretBox } from '../platform/crypto/index.js';
 import type { Db } from '../platform/db/index.js';
+import type { MessageType } from '../realtime/index.js';
 import type { LiveState } from '../state/index.js';
 
 /** What every area is built from. Dependencies are arguments: nothing reaches for globals. */
@@ -19,6 +20,8 @@ export interface AreaDeps {
   state: LiveState;
   /** The poll scheduler: one loop per configured hv/bak/mail instance, feeding `state`. */
   polls: PollManager;
+  /** Sends an event to every live WebSocket client (`/ws`, `/socket.io/`). */
+  broadcast: (type: MessageType, data: unknown) => void;
   /** Encrypts secrets at rest under the instance key (`<dataDir>/.encryption.key`). */
   secrets: SecretBox;
   /** PEM of the Ed25519 key licence keys are checked against. */

@@ -96,6 +96,8 @@ export function createAreas(deps: AreaDeps) {
     },
     notifications,
     alerts,
+    /** Recurring background work, run by the app's job scheduler. */
+    jobs: [...metrics.jobs, ...alerts.jobs],
     resources,
     metadata,
   };

@@ -33,6 +33,15 @@ export const monitoringRoutes = {
     summary: 'A small HTML status page of the live state',
     responseKind: 'html',
   }),
+  sendTestNotification: defineRoute({
+    method: 'POST',
+    path: '/api/test-notification',
+    summary: 'Broadcast a test event to every connected WebSocket client',
+    tag: 'Monitoring',
+    access: 'auth',
+    body: z.object({ message: z.string().max(500).optional() }),
+    response: z.object({ success: z.literal(true), message: z.string() }),
+  }),
   getMockMode: defineRoute({
     method: 'GET',
     path: '/api/system/mock-mode',

@@ -1,5 +1,6 @@
 import type { Feature } from '@svc/contract';
 import type { AreaDeps } from '../area.js';
+import { createPollRecorder } from './metrics.recorder.js';
 import { metricsHandlers } from './metrics.routes.js';
 import { createMetricsService } from './metrics.service.js';
 import { createMetricsStore } from './metrics.store.js';
@@ -23,7 +24,8 @@ export function createMetricsArea(deps: AreaDeps, opts: MetricsAreaOptions = {})
     hasFeature: opts.hasFeature ?? deps.hasFeature ?? (() => false),
     retention: opts.retention,
   });
-  return { service, handlers: metricsHandlers(service), jobs: metricsJobs(service) };
+  const recordPoll = createPollRecorder((points) => service.recordBatch(points), deps.log);
+  return { service, handlers: metricsHandlers(service), jobs: metricsJobs(service), recordPoll };
 }
 
 export type MetricsArea = ReturnType<typeof createMetricsArea>;

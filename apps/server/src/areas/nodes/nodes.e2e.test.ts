@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import { type Simulator, startSimulator } from '@svc/hv-sim';
 import { FakeClock } from '@svc/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collectorFactories, PollManager } from '../../collectors/index.js';
 import { FakeTimers } from '../../platform/jobs/index.js';
 import { LiveState } from '../../state/index.js';
 import { createToken, login, relaxedLimits, setUpAdmin } from '../../testing/access.js';
@@ -17,7 +16,6 @@ describe('nodes: configure hv, bak and mail instances and see them in the live s
   const clock = new FakeClock(Date.UTC(2026, 10, 22, 12));
   const timers = new FakeTimers(clock);
   const state = new LiveState({ clock, offlineAfter: 2 });
-  const polls = new PollManager({ clock, timers, factories: collectorFactories, sink: state, random: () => 0.5 });
   const sims: Simulator[] = [];
   let hv: Simulator;
   let bak: Simulator;
@@ -53,7 +51,7 @@ describe('nodes: configure hv, bak and mail instances and see them in the live s
       users: [{ username: 'svc@pmg', password: MAIL_PASSWORD }],
     });
     sims.push(hv, bak, mail);
-    t = await createTestApp({ clock, env: relaxedLimits, overrides: { state, polls } });
+    t = await createTestApp({ clock, env: relaxedLimits, overrides: { state, timers } });
     await setUpAdmin(t);
     const session = await login(t);
     auth = { 'x-api-token': await createToken(t, session, ['*'], 'admin-token') };
@@ -96,6 +94,7 @@ describe('nodes: configure hv, bak and mail instances and see them in the live s
   /** Fire what is due, then wait for the polls that started to finish (real HTTP to the simulators). */
   const advance = async (ms: number) => {
     await timers.advance(ms);
+    const polls = t.app.svc.polls;
     await Promise.all(polls.list().map((m) => polls.pollNow(m.cfg.id).catch(() => undefined)));
   };
 
@@ -111,6 +110,19 @@ describe('nodes: configure hv, bak and mail instances and see them in the live s
     expect(s.mockMode).toBe(false);
     const list = (await api('GET', '/api/config/nodes', undefined, readOnly)).json();
     expect(list.map((n: { status: string }) => n.status)).toEqual(['connected', 'connected', 'connected']);
+  });
+
+  it('every poll is recorded in the metrics history', async () => {
+    await advance(10_000);
+    const node = (await api('GET', '/api/state')).json().nodes[0];
+    const res = await api(
+      'GET',
+      `/api/metrics-store/history?resourceType=node&resourceId=${encodeURIComponent(node.id)}&range=1h`,
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    const cpu = res.json().series.find((s: { metric: string }) => s.metric === 'cpu');
+    expect(cpu.points.length).toBeGreaterThanOrEqual(2);
+    expect(cpu.points.every((p: { avg: number }) => p.avg >= 0 && p.avg <= 100)).toBe(true);
   });
 
   it('scheduler health lists every instance', async () => {
