@@ -22,8 +22,8 @@ export const defaultPolicy: DeliveryPolicy = {
   groupWindowMs: 0,
   maxPerHour: 0,
   targetRate: { limit: 0, windowMs: 1_000 },
-  batchSize: 500,
-  concurrency: 64,
+  batchSize: 1000,
+  concurrency: 128,
 };
 
 const HOUR = 3_600_000;

@@ -78,25 +78,41 @@ export function createQueueStore(handle: Db) {
       });
     },
 
-    /** Writes the outcome of a batch of attempts, their history and the channel health in one transaction. */
+    /** Writes the outcome of a batch of attempts and their history in one transaction. */
     complete(done: readonly Completion[], now: number): Promise<void> {
+      // Rows with the same outcome are updated together: a burst of successes is one statement, not one per row.
+      const same = new Map<string, { c: Completion; ids: string[] }>();
+      for (const c of done) {
+        const key = JSON.stringify([
+          c.status,
+          c.status === 'sent' ? 0 : c.nextAttemptAt,
+          c.lastError,
+          c.lastStatusCode,
+          !!c.deferred,
+        ]);
+        const g = same.get(key) ?? { c, ids: [] };
+        g.ids.push(c.id);
+        same.set(key, g);
+      }
       return db.transaction().execute(async (trx) => {
-        for (const c of done) {
-          await trx
-            .updateTable('notification_queue')
-            .set((eb) => ({
-              status: c.status,
-              next_attempt_at: c.nextAttemptAt,
-              last_error: c.lastError,
-              last_status_code: c.lastStatusCode,
-              updated_at: now,
-              ...(c.deferred ? { attempts: eb('attempts', '-', 1) } : {}),
-            }))
-            .where('id', '=', c.id)
-            .execute();
+        for (const { c, ids } of same.values()) {
+          for (const part of chunks(ids, 500)) {
+            await trx
+              .updateTable('notification_queue')
+              .set((eb) => ({
+                status: c.status,
+                next_attempt_at: c.status === 'sent' ? now : c.nextAttemptAt,
+                last_error: c.lastError,
+                last_status_code: c.lastStatusCode,
+                updated_at: now,
+                ...(c.deferred ? { attempts: eb('attempts', '-', 1) } : {}),
+              }))
+              .where('id', 'in', part)
+              .execute();
+          }
         }
         const attempts = done.flatMap((c) => (c.attempt ? [{ ...c.attempt, org_id: org }] : []));
-        for (const part of chunks(attempts)) await trx.insertInto('notification_attempts').values(part).execute();
+        for (const part of chunks(attempts, 200)) await trx.insertInto('notification_attempts').values(part).execute();
       });
     },
 

@@ -36,7 +36,8 @@ export function createWebhooks(
 ) {
   const http: HttpSender = createHttpSender(guard, { timeoutMs: 30_000, now: () => deps.clock.now() });
   // Live sends read configs from memory; every write below drops the cached copy.
-  const cache = new Map<string, WebhookConfig | null>();
+  // Promises, not values: a burst of concurrent sends shares one load instead of each reading the row.
+  const cache = new Map<string, Promise<WebhookConfig | undefined>>();
 
   const open = (row: WebhookRow): WebhookConfig => {
     const s = JSON.parse(deps.secrets.open(row.sealed_secrets, purpose(row.id))) as Secrets;
@@ -104,12 +105,13 @@ export function createWebhooks(
     return req;
   }
 
-  async function load(id: string): Promise<WebhookConfig | undefined> {
-    if (cache.has(id)) return cache.get(id) ?? undefined;
-    const row = await store.getWebhook(id);
-    const c = row ? open(row) : null;
-    cache.set(id, c);
-    return c ?? undefined;
+  function load(id: string): Promise<WebhookConfig | undefined> {
+    const hit = cache.get(id);
+    if (hit) return hit;
+    const p = store.getWebhook(id).then((row) => (row ? open(row) : undefined));
+    cache.set(id, p);
+    p.catch(() => cache.delete(id));
+    return p;
   }
 
   function fromInput(id: string, input: Input, stored?: WebhookConfig): WebhookConfig {

@@ -1,0 +1,229 @@
+/**
+ * Notices delivered per second by svc's durable pipeline (SQLite queue on disk, worker, undici) to a local
+ * receiver, against Alertmanager 0.25 (Debian, loopback, one webhook group per alert) and against a bare
+ * undici pool posting the same payloads (the ceiling). Counts lost and duplicated deliveries.
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Pool } from 'undici';
+import type { AreaDeps } from '../apps/server/src/areas/area.js';
+import { createAuditArea } from '../apps/server/src/areas/audit/index.js';
+import { createNotificationsArea, type Notice } from '../apps/server/src/areas/notifications/index.js';
+import { loadConfig } from '../apps/server/src/config/index.js';
+import { createSecretBox } from '../apps/server/src/platform/crypto/index.js';
+import { migrateServerDatabase, openServerDatabase } from '../apps/server/src/platform/db/index.js';
+import { systemTimers } from '../apps/server/src/platform/jobs/index.js';
+import { webhookInput } from '../packages/contract/src/index.js';
+import { createMemoryLogger, systemClock } from '../packages/platform/src/index.js';
+import { type Result, report } from './lib/report.js';
+
+const AM = '/usr/bin/prometheus-alertmanager';
+const sizes = (process.argv[2] ?? '1000,10000').split(',').map(Number);
+
+/** Receiver: counts deliveries per key (event id for svc and the pool, alert label for Alertmanager). */
+async function receiver() {
+  const seen = new Map<string, number>();
+  let total = 0;
+  let waiter: { n: number; resolve: () => void } | undefined;
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      const keys =
+        req.url === '/am'
+          ? (JSON.parse(body).alerts as Array<{ labels: { vmid: string } }>).map((a) => `am-${a.labels.vmid}`)
+          : [String(req.headers['x-svc-event-id'])];
+      for (const k of keys) seen.set(k, (seen.get(k) ?? 0) + 1);
+      total += keys.length;
+      res.writeHead(204).end();
+      if (waiter && seen.size >= waiter.n) waiter.resolve();
+    });
+  });
+  server.keepAliveTimeout = 30_000;
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    port: (server.address() as AddressInfo).port,
+    reset() {
+      seen.clear();
+      total = 0;
+    },
+    until: (n: number) =>
+      new Promise<void>((resolve) => {
+        if (seen.size >= n) resolve();
+        else waiter = { n, resolve };
+      }),
+    counts: () => ({ unique: seen.size, total }),
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+type Rx = Awaited<ReturnType<typeof receiver>>;
+
+const notice = (run: string, i: number): Notice => ({
+  eventId: `${run}-${i}:firing`,
+  event: 'firing',
+  at: Date.now(),
+  alert: {
+    id: `${run}-${i}`,
+    type: 'cpu',
+    level: i % 5 ? 'warning' : 'critical',
+    resourceId: `hv1:n1:${i}`,
+    resourceName: `vm-${i}`,
+    node: 'n1',
+    instance: 'hv1',
+    message: `VM cpu at 9${i % 10}.0%`,
+    value: 90 + (i % 10),
+    threshold: 90,
+    startTime: Date.now() - 60_000,
+    lastSeen: Date.now(),
+    acknowledged: false,
+  },
+});
+
+async function svcRun(rx: Rx, n: number): Promise<{ rate: number; lost: number; dup: number }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
+  const config = loadConfig({ SVC_DATA_DIR: dataDir, SVC_WEBHOOK_ALLOW_CIDRS: '127.0.0.1/32', LOG_LEVEL: 'warn' });
+  const db = openServerDatabase(config);
+  await migrateServerDatabase(db);
+  const deps = {
+    config,
+    db,
+    log: createMemoryLogger('warn').logger,
+    clock: systemClock,
+    secrets: createSecretBox(randomBytes(32)),
+  } as unknown as AreaDeps;
+  const area = createNotificationsArea(deps, createAuditArea(deps), { timers: systemTimers });
+  await area.start();
+  const actor = { user: 'bench', ip: '127.0.0.1', path: '/bench' };
+  await area.webhooks.create(
+    actor,
+    webhookInput.parse({ name: 'rx', url: `http://127.0.0.1:${rx.port}/svc`, service: 'generic' }),
+  );
+  rx.reset();
+  const t0 = performance.now();
+  await area.sink.deliver(Array.from({ length: n }, (_, i) => notice(`s${n}`, i)));
+  if (process.env.BENCH_DEBUG) console.log(`enqueued ${n} in ${(performance.now() - t0).toFixed(0)} ms`);
+  await rx.until(n);
+  const ms = performance.now() - t0;
+  const { unique, total } = rx.counts();
+  await area.stop();
+  await db.close();
+  return { rate: (n / ms) * 1000, lost: n - unique, dup: total - unique };
+}
+
+async function poolRun(rx: Rx, n: number): Promise<number> {
+  const pool = new Pool(`http://127.0.0.1:${rx.port}`, { connections: 128 });
+  const payloads = Array.from({ length: n }, (_, i) =>
+    JSON.stringify({ alert: notice(`p${n}`, i).alert, source: 'svc' }),
+  );
+  rx.reset();
+  const t0 = performance.now();
+  let next = 0;
+  const worker = async () => {
+    while (next < n) {
+      const i = next++;
+      const r = await pool.request({
+        path: '/pool',
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-svc-event-id': `p${n}-${i}` },
+        body: payloads[i],
+      });
+      await r.body.dump();
+    }
+  };
+  await Promise.all(Array.from({ length: 64 }, worker));
+  await rx.until(n);
+  const ms = performance.now() - t0;
+  await pool.close();
+  return (n / ms) * 1000;
+}
+
+async function alertmanagerRun(rx: Rx, n: number, amPort: number): Promise<number> {
+  rx.reset();
+  const now = new Date().toISOString();
+  const alerts = Array.from({ length: n }, (_, i) => ({
+    labels: { alertname: `bench${n}`, vmid: String(i) },
+    startsAt: now,
+  }));
+  const t0 = performance.now();
+  for (let i = 0; i < n; i += 1000) {
+    const res = await fetch(`http://127.0.0.1:${amPort}/api/v2/alerts`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(alerts.slice(i, i + 1000)),
+    });
+    if (!res.ok) throw new Error(`alertmanager answered ${res.status}`);
+  }
+  await rx.until(n);
+  return (n / (performance.now() - t0)) * 1000;
+}
+
+async function startAlertmanager(rxPort: number) {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-am-'));
+  const port = 19093;
+  writeFileSync(
+    join(dir, 'am.yml'),
+    `route:\n  receiver: hook\n  group_by: [alertname, vmid]\n  group_wait: 0s\n  group_interval: 1s\nreceivers:\n  - name: hook\n    webhook_configs:\n      - url: http://127.0.0.1:${rxPort}/am\n        send_resolved: false\n`,
+  );
+  const child = spawn(
+    AM,
+    [
+      `--config.file=${join(dir, 'am.yml')}`,
+      `--storage.path=${join(dir, 'data')}`,
+      `--web.listen-address=127.0.0.1:${port}`,
+      '--cluster.listen-address=',
+    ],
+    { stdio: 'ignore' },
+  );
+  for (let i = 0; i < 100; i++) {
+    const ok = await fetch(`http://127.0.0.1:${port}/-/ready`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) return { port, stop: () => child.kill('SIGTERM') };
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  child.kill('SIGKILL');
+  throw new Error('alertmanager did not become ready');
+}
+
+const rx = await receiver();
+const am = existsSync(AM) ? await startAlertmanager(rx.port) : undefined;
+const results: Result[] = [];
+try {
+  for (const n of sizes) {
+    await svcRun(rx, Math.min(n, 2000)); // warm-up: JIT, connection pool
+    const s = await svcRun(rx, n);
+    const pool = await poolRun(rx, n);
+    const amRate = am ? await alertmanagerRun(rx, n, am.port) : Number.NaN;
+    console.log(
+      `${n} notices: svc ${s.rate.toFixed(0)}/s (lost ${s.lost}, duplicated ${s.dup}); undici pool ${pool.toFixed(0)}/s; Alertmanager ${amRate.toFixed(0)}/s`,
+    );
+    if (s.lost !== 0) console.log(`LOST ${s.lost} notices`);
+    results.push({
+      name: `alerts-delivery ${n} vs Alertmanager`,
+      value: s.rate,
+      baseline: amRate,
+      unit: 'deliveries/s',
+      target: { op: '>=', ratio: 1 },
+      extra: { lost: s.lost, duplicated: s.dup },
+    });
+    results.push({
+      name: `alerts-delivery ${n} vs undici pool`,
+      value: s.rate,
+      baseline: pool,
+      unit: 'deliveries/s',
+      target: { op: '>=', ratio: 0.1 },
+      extra: { lost: s.lost, duplicated: s.dup },
+    });
+  }
+} finally {
+  am?.stop();
+  await rx.close();
+}
+process.exitCode = report(results) && results.every((r) => r.extra?.lost === 0) ? 0 : 1;
