@@ -47,6 +47,8 @@ async function startSvc(): Promise<{ child: ChildProcess; url: string; startMs: 
       SVC_HOST: '127.0.0.1',
       SVC_DATA_DIR: dir,
       LOG_LEVEL: 'warn',
+      // The limiter still runs on every request; it must not turn the load into 429s.
+      SVC_RATE_LIMIT_DEFAULT: '100000000/1m',
     },
     stdio: 'ignore',
   });

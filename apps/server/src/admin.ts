@@ -45,6 +45,7 @@ export async function runAdmin(config: Config, args: string[], io: AdminIo): Pro
       state,
       // The CLI has no live clients to tell.
       broadcast: () => undefined,
+      timers: systemTimers,
       polls: new PollManager({ clock: systemClock, timers: systemTimers, factories: collectorFactories, sink: state }),
       secrets: createSecretBox(loadOrCreateKeyFile(join(config.dataDir, '.encryption.key'))),
       licensePublicKey: EMBEDDED_LICENSE_PUBLIC_KEY,

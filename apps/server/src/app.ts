@@ -99,6 +99,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const areas = createAreas({
     state,
     polls,
+    timers,
     config: deps.config,
     db: deps.db,
     log: deps.log,

@@ -1,5 +1,4 @@
 import { X509Certificate } from 'node:crypto';
-import { generate } from 'selfsigned';
 
 export interface TlsMaterial {
   key: string;
@@ -17,6 +16,8 @@ export async function makeCertificate(host: string): Promise<TlsMaterial> {
   ];
   if (host !== '127.0.0.1' && host !== 'localhost' && host !== '::1')
     altNames.push(/^[\d.:]+$/.test(host) ? { type: 7, ip: host } : { type: 2, value: host });
+  // Loaded only when TLS is asked for: svc's mock mode runs the simulator without it.
+  const { generate } = await import('selfsigned');
   const pems = await generate([{ name: 'commonName', value: 'svc-hv-sim' }], {
     keyType: 'ec',
     curve: 'P-256',

@@ -1,5 +1,6 @@
 import type { Clock, Logger } from '@svc/platform';
 import type { PollManager } from '../collectors/index.js';
+import type { Timers } from '../platform/jobs/index.js';
 import type { Config } from '../config/index.js';
 import type { BuildInfo } from '../platform/build-info.js';
 import type { SecretBox } from '../platform/crypto/index.js';
@@ -20,6 +21,8 @@ export interface AreaDeps {
   state: LiveState;
   /** The poll scheduler: one loop per configured hv/bak/mail instance, feeding `state`. */
   polls: PollManager;
+  /** Timer source of background work (the delivery worker); tests pass fake timers. */
+  timers: Timers;
   /** Sends an event to every live WebSocket client (`/ws`, `/socket.io/`). */
   broadcast: (type: MessageType, data: unknown) => void;
   /** Encrypts secrets at rest under the instance key (`<dataDir>/.encryption.key`). */

@@ -12,7 +12,7 @@ import { createMetadataArea } from './metadata/index.js';
 import { createMetricsArea } from './metrics/index.js';
 import { createMonitoringArea } from './monitoring/index.js';
 import { createNodesArea } from './nodes/index.js';
-import { createNotificationsArea } from './notifications/index.js';
+import { createNoticeSink, createNotificationsArea } from './notifications/index.js';
 import { createReportsArea } from './reports/index.js';
 import { createResourcesArea } from './resources/index.js';
 import { createSecurityArea } from './security/index.js';
@@ -43,8 +43,16 @@ export function createAreas(deps: AreaDeps) {
   const charts = createChartsArea(deps, history);
   const reports = createReportsArea(deps, history);
   const exposition = createExpositionArea(deps, resources.current);
-  const notifications = createNotificationsArea(deps, audit);
-  const alerts = createAlertsArea(deps, audit);
+  const notifications = createNotificationsArea(deps, audit, { timers: deps.timers });
+  const alerts = createAlertsArea(deps, audit, { sink: createNoticeSink(notifications) });
+  // Grouping and the hourly cap are alert settings that the delivery queue applies.
+  const syncDeliveryPolicy = () => {
+    const { grouping, maxAlertsHour } = alerts.config().schedule;
+    notifications.setPolicy({
+      groupWindowMs: grouping.enabled ? grouping.window * 1000 : 0,
+      maxPerHour: maxAlertsHour > 0 ? maxAlertsHour : 0,
+    });
+  };
   const handlers: Handlers<Routes, Caller> = {
     ...system.handlers,
     ...auth.handlers,
@@ -80,6 +88,7 @@ export function createAreas(deps: AreaDeps) {
       await resources.start();
       await notifications.start();
       await alerts.start();
+      syncDeliveryPolicy();
     },
     system,
     audit,
@@ -97,7 +106,11 @@ export function createAreas(deps: AreaDeps) {
     notifications,
     alerts,
     /** Recurring background work, run by the app's job scheduler. */
-    jobs: [...metrics.jobs, ...alerts.jobs],
+    jobs: [
+      ...metrics.jobs,
+      ...alerts.jobs,
+      { name: 'notifications-policy', intervalMs: 30_000, run: async () => syncDeliveryPolicy() },
+    ],
     resources,
     metadata,
   };

@@ -1,6 +1,6 @@
 import type { oidcSettings, oidcSettingsInput } from '@svc/contract';
 import { AppError, type CookieOptions } from '@svc/platform';
-import * as oidc from 'openid-client';
+import type * as OidcLib from 'openid-client';
 import type { z } from 'zod';
 import type { Principal } from '../../platform/http/principal.js';
 import type { AreaDeps } from '../area.js';
@@ -12,6 +12,13 @@ const SETTINGS_KEY = 'security.oidc';
 export const FLOW_COOKIE = 'svc_oidc';
 const FLOW_MS = 10 * 60_000;
 const SECRET_PURPOSE = 'oidc.client_secret';
+
+// Loaded on first use: most installations never configure single sign-on, so start-up does not pay for it.
+let oidcLib: Promise<typeof OidcLib> | undefined;
+const loadOidc = () => {
+  oidcLib ??= import('openid-client');
+  return oidcLib;
+};
 
 type Settings = Omit<z.output<typeof oidcSettings>, 'clientSecretSet'> & { sealedSecret: string | null };
 type FlowState = { state: string; nonce: string; verifier: string; returnTo: string; at: number };
@@ -46,7 +53,7 @@ function claimList(v: unknown): string[] {
 }
 
 export function createOidc(deps: AreaDeps, store: SecurityStore, auth: AuthArea, audit: AuditArea) {
-  let cached: { key: string; config: oidc.Configuration } | undefined;
+  let cached: { key: string; config: OidcLib.Configuration } | undefined;
 
   async function read(): Promise<Settings> {
     return { ...defaults, ...((await store.readSetting<Settings>(SETTINGS_KEY)) ?? {}) };
@@ -63,11 +70,12 @@ export function createOidc(deps: AreaDeps, store: SecurityStore, auth: AuthArea,
     return `${base.replace(/\/$/, '')}/api/oidc/callback`;
   }
 
-  async function discover(s: Settings): Promise<oidc.Configuration> {
+  async function discover(s: Settings): Promise<OidcLib.Configuration> {
     const key = JSON.stringify([s.issuerUrl, s.clientId, s.sealedSecret]);
     if (cached?.key === key) return cached.config;
     const secret = s.sealedSecret ? deps.secrets.open(s.sealedSecret, SECRET_PURPOSE) : undefined;
     const insecure = new URL(s.issuerUrl).protocol === 'http:';
+    const oidc = await loadOidc();
     const config = await oidc.discovery(new URL(s.issuerUrl), s.clientId, secret, undefined, {
       execute: insecure ? [oidc.allowInsecureRequests] : [],
     });
@@ -108,6 +116,7 @@ export function createOidc(deps: AreaDeps, store: SecurityStore, auth: AuthArea,
       const s = await read();
       if (!s.enabled) throw new AppError('not_found', 'Single sign-on is not enabled on this svc.');
       const config = await discover(s);
+      const oidc = await loadOidc();
       const flow: FlowState = {
         state: oidc.randomState(),
         nonce: oidc.randomNonce(),
@@ -168,6 +177,7 @@ export function createOidc(deps: AreaDeps, store: SecurityStore, auth: AuthArea,
       let claims: Record<string, unknown>;
       try {
         const config = await discover(s);
+        const oidc = await loadOidc();
         const tokens = await oidc.authorizationCodeGrant(config, current, {
           pkceCodeVerifier: flow.verifier,
           expectedState: flow.state,
