@@ -1,5 +1,4 @@
 import type { emailConfig, emailConfigInput, emailProvider } from '@svc/contract';
-import nodemailer from 'nodemailer';
 import type { z } from 'zod';
 import type { AreaDeps } from '../area.js';
 import type { Actor, AuditArea } from '../audit/index.js';
@@ -75,6 +74,8 @@ export function createEmail(deps: AreaDeps, store: NotificationStore, audit: Aud
     const t = noticeText(notices, deps.clock.now(), deps.config.publicUrl);
     const password = s.sealedPassword ? deps.secrets.open(s.sealedPassword, PURPOSE) : '';
     // Implicit TLS when asked or on 465; otherwise STARTTLS is required when asked, never silently skipped.
+    // Loaded on first send: installations without email never pay its start-up cost.
+    const { default: nodemailer } = await import('nodemailer');
     const transport = nodemailer.createTransport({
       host: s.server,
       port: s.port,
