@@ -119,7 +119,32 @@ export function mergeObservations(obs: Observation[], overrides: MergeOverride[]
 
 const precedence: Record<string, number> = { hv: 0, bak: 1, mail: 2, orch: 3, ctr: 4, agent: 5 };
 
+/** Most resources have one member: built without the sorting and set work a merge needs. */
+function buildSingle(o: Observation): Resource {
+  const key = observationKey(o);
+  return {
+    id: resourceId(o.type, o.stableKey ?? key),
+    type: o.type,
+    name: o.name,
+    status: o.status,
+    sources: [o.source],
+    sourceStatus: { [o.source]: o.status },
+    cluster: o.cluster,
+    tags: o.tags && o.tags.length > 0 ? [...new Set(o.tags)].sort() : [],
+    lastSeen: o.lastSeen,
+    identity: {
+      machineId: o.identity?.machineId,
+      hostnames: o.identity?.hostnames ? [...new Set(o.identity.hostnames)] : [],
+      clusterName: o.identity?.clusterName,
+    },
+    metrics: { ...o.metrics },
+    members: [key],
+    metricsTarget: o.metricsTarget,
+  };
+}
+
 function build(members: Observation[]): Resource {
+  if (members.length === 1) return buildSingle(members[0]!);
   const sorted = [...members].sort((a, b) => (precedence[a.source] ?? 9) - (precedence[b.source] ?? 9));
   const primary = sorted[0]!;
   const key = primary.stableKey ?? observationKey(primary);

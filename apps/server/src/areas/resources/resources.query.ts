@@ -5,12 +5,13 @@ const statusRank: Record<ResourceStatus, number> = { offline: 0, warning: 1, unk
 
 type Comparator = (a: Resource, b: Resource) => number;
 
-const byName: Comparator = (a, b) =>
-  a.name.localeCompare(b.name, 'en', { sensitivity: 'base' }) || a.id.localeCompare(b.id);
+// One collator for every comparison: localeCompare with options builds a new one per call (100x slower).
+const collator = new Intl.Collator('en', { sensitivity: 'base' });
+const byName: Comparator = (a, b) => collator.compare(a.name, b.name) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 const comparators: Record<ResourceListQuery['sort'], Comparator> = {
   name: byName,
   status: (a, b) => statusRank[a.status] - statusRank[b.status] || byName(a, b),
-  type: (a, b) => a.type.localeCompare(b.type) || byName(a, b),
+  type: (a, b) => (a.type < b.type ? -1 : a.type > b.type ? 1 : 0) || byName(a, b),
   lastSeen: (a, b) => a.lastSeen - b.lastSeen || byName(a, b),
 };
 
