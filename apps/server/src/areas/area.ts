@@ -1,10 +1,10 @@
 import type { Clock, Logger } from '@svc/platform';
 import type { PollManager } from '../collectors/index.js';
-import type { Timers } from '../platform/jobs/index.js';
 import type { Config } from '../config/index.js';
 import type { BuildInfo } from '../platform/build-info.js';
 import type { SecretBox } from '../platform/crypto/index.js';
 import type { Db } from '../platform/db/index.js';
+import type { Timers } from '../platform/jobs/index.js';
 import type { MessageType } from '../realtime/index.js';
 import type { LiveState } from '../state/index.js';
 

@@ -50,7 +50,7 @@ export function createAreas(deps: AreaDeps) {
     const { grouping, maxAlertsHour } = alerts.config().schedule;
     notifications.setPolicy({
       groupWindowMs: grouping.enabled ? grouping.window * 1000 : 0,
-      maxPerHour: maxAlertsHour > 0 ? maxAlertsHour : 0,
+      maxPerHour: Math.max(0, maxAlertsHour),
     });
   };
   const handlers: Handlers<Routes, Caller> = {

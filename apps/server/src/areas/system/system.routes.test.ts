@@ -18,6 +18,7 @@ describe('system endpoints', () => {
       uptime: 0,
       devModeSSH: false,
       dependencies: { database: true },
+      mockMode: false,
     });
     expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
