@@ -38,7 +38,9 @@ class UnionFind {
   union(a: string, b: string): void {
     const ra = this.find(a);
     const rb = this.find(b);
-    if (ra !== rb) this.parent.set(rb < ra ? ra : rb, rb < ra ? rb : ra);
+    // The smaller key becomes the root, so the same inputs always give the same representative.
+    // biome-ignore lint/complexity/useMathMinMax: these are string keys; Math.min would compare numbers
+    if (ra !== rb) this.parent.set(ra < rb ? rb : ra, ra < rb ? ra : rb);
   }
 }
 

@@ -1,7 +1,7 @@
 import { resourceListQuery } from '@svc/contract';
 import { describe, expect, it } from 'vitest';
 import type { Resource } from './resources.model.js';
-import { queryResources } from './resources.query.js';
+import { queryResources, sortByName } from './resources.query.js';
 
 const types = ['host', 'vm', 'lxc', 'storage'] as const;
 const statuses = ['online', 'offline', 'warning', 'unknown'] as const;
@@ -59,6 +59,13 @@ describe('queryResources over 5,000 resources', () => {
     expect(seen[0]!.lastSeen).toBe(10_000);
     const typeDesc = queryResources(estate, q({ sort: 'type', order: 'desc' })).data;
     expect(typeDesc[0]!.type).toBe('vm');
+  });
+
+  it('a cached name order gives the same pages as sorting per request', () => {
+    const order = sortByName(estate);
+    for (const input of [{}, { order: 'desc', page: '3' }, { q: 'res-00', tags: 'prod', limit: '100' }]) {
+      expect(queryResources(estate, q(input), order)).toEqual(queryResources(estate, q(input)));
+    }
   });
 
   it('pagination boundaries: the last page is partial, past the end is empty', () => {

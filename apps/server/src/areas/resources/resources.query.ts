@@ -30,8 +30,18 @@ function count(into: Record<string, number>, key: string): void {
   into[key] = (into[key] ?? 0) + 1;
 }
 
-/** Filter, count, sort and page in one pass over the resources (aggregations cover the filtered set). */
-export function queryResources(all: readonly Resource[], q: ResourceListQuery) {
+/** Every resource in name order, for callers that cache it per snapshot (the default sort then costs nothing). */
+export function sortByName(all: readonly Resource[]): Resource[] {
+  return [...all].sort(byName);
+}
+
+/**
+ * Filter, count, sort and page in one pass over the resources (aggregations cover the filtered set).
+ * `byNameOrder`, when given, is `all` already sorted by name: name sorts then only filter.
+ */
+export function queryResources(all: readonly Resource[], q: ResourceListQuery, byNameOrder?: readonly Resource[]) {
+  const presorted = q.sort === 'name' && byNameOrder !== undefined;
+  if (presorted) all = q.order === 'asc' ? byNameOrder : [...byNameOrder].reverse();
   const needle = q.q?.toLowerCase();
   const hits: Resource[] = [];
   const byType: Record<string, number> = {};
@@ -45,7 +55,7 @@ export function queryResources(all: readonly Resource[], q: ResourceListQuery) {
     for (const s of r.sources) count(bySource, s);
   }
   const cmp = comparators[q.sort];
-  hits.sort(q.order === 'asc' ? cmp : (a, b) => cmp(b, a));
+  if (!presorted) hits.sort(q.order === 'asc' ? cmp : (a, b) => cmp(b, a));
   const start = (q.page - 1) * q.limit;
   return {
     data: hits.slice(start, start + q.limit),

@@ -81,7 +81,8 @@ export function createResourcesService({ deps, store, view, audit, history }: Re
     load: reload,
 
     listResources(q: ResourceListQuery) {
-      const r = queryResources(view.get().all, q);
+      const snap = view.get();
+      const r = queryResources(snap.all, q, snap.byName());
       return { ...r, data: r.data.map(toDto) };
     },
 

@@ -2,6 +2,7 @@ import type { LiveState } from '../../state/index.js';
 import { observeLiveState } from './resources.adapter.js';
 import { mergeObservations } from './resources.identity.js';
 import type { MergeOverride, Observation, Resource, ResourceType } from './resources.model.js';
+import { sortByName } from './resources.query.js';
 
 /** Metadata kinds that can tag a resource of each type (a host may be an hv node or a ctr host). */
 export type TagKind = 'host' | 'guest' | 'ctr' | 'ctrHost';
@@ -26,6 +27,8 @@ export interface Snapshot {
   children: ReadonlyMap<string, Resource[]>;
   observations: ReadonlyMap<string, Observation>;
   lastUpdate: number;
+  /** `all` in name order, sorted on first use per snapshot. */
+  byName(): readonly Resource[];
 }
 
 /**
@@ -74,7 +77,8 @@ export class ResourceView {
       if (list) list.push(r);
       else children.set(r.parentId, [r]);
     }
-    return { all, byId, children, observations, lastUpdate };
+    let byName: Resource[] | undefined;
+    return { all, byId, children, observations, lastUpdate, byName: () => (byName ??= sortByName(all)) };
   }
 
   /** Metadata may be keyed by the unified id or by any member's live-state id. */
