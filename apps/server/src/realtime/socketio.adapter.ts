@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { RouteDef } from '@svc/contract';
 import type { Clock, Gate } from '@svc/platform';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Server, type Socket } from 'socket.io';
+import type { Server, Socket } from 'socket.io';
 import type { Caller } from '../platform/http/principal.js';
 import type { FeedSink, RealtimeFeed } from './realtime.feed.js';
 import { type Frame, MAX_INBOUND_BYTES } from './realtime.messages.js';
@@ -26,34 +26,45 @@ const NO_HEAD = Buffer.alloc(0);
  * passes the same gate as the REST API before engine.io sees it.
  */
 export class SocketIoAdapter implements FeedSink {
-  readonly io: Server;
+  private io: Server | undefined;
+  private starting: Promise<Server> | undefined;
   private readonly queued = new WeakMap<Socket, number>();
   private readonly maxQueued: number;
   private readonly guards: { get: ReturnType<typeof upgradeGuard>; post: ReturnType<typeof upgradeGuard> };
 
   constructor(private readonly opts: SocketIoOptions) {
     this.maxQueued = opts.maxQueuedPackets ?? 256;
-    // Bound to a server that never listens: Fastify routes requests to engine.io after the gate has run.
-    this.io = new Server(createServer(), {
-      path: '/socket.io/',
-      serveClient: false,
-      maxHttpBufferSize: MAX_INBOUND_BYTES,
-    });
-    this.io.on('connection', (s) => this.onConnection(s));
     this.guards = {
       get: upgradeGuard(opts.gate, opts.routes.get, 'always'),
       post: upgradeGuard(opts.gate, opts.routes.post, 'always'),
     };
   }
 
+  /** socket.io loads on the first legacy client: most installations never see one. */
+  private server(): Promise<Server> {
+    this.starting ??= import('socket.io').then(({ Server }) => {
+      // Bound to a server that never listens: Fastify routes requests to engine.io after the gate has run.
+      const io = new Server(createServer(), {
+        path: '/socket.io/',
+        serveClient: false,
+        maxHttpBufferSize: MAX_INBOUND_BYTES,
+      });
+      io.on('connection', (sock) => this.onConnection(sock));
+      this.io = io;
+      return io;
+    });
+    return this.starting;
+  }
+
   register(app: FastifyInstance): void {
-    const engine = this.io.engine;
     const toEngine = async (req: FastifyRequest, reply: FastifyReply) => {
+      const { engine } = await this.server();
       reply.hijack();
       engine.handleRequest(req.raw as never, reply.raw as never);
     };
     const upgradeToEngine = async (req: FastifyRequest, reply: FastifyReply) => {
       if (String(req.headers.upgrade ?? '').toLowerCase() !== 'websocket') return;
+      const { engine } = await this.server();
       // Taken over before @fastify/websocket's own handler; clients send no frames before the 101, so no head.
       reply.hijack();
       engine.handleUpgrade(req.raw as never, req.raw.socket as never, NO_HEAD);
@@ -78,20 +89,21 @@ export class SocketIoAdapter implements FeedSink {
   }
 
   deliver(f: Frame): void {
-    if (this.io.engine.clientsCount === 0) return;
-    for (const s of this.io.sockets.sockets.values()) {
+    const io = this.io;
+    if (!io || io.engine.clientsCount === 0) return;
+    for (const s of io.sockets.sockets.values()) {
       if ((this.queued.get(s) ?? 0) > this.maxQueued) s.disconnect(true);
     }
     const { type, data, seq, timestamp } = f.message;
-    this.io.emit(type, data, { seq, timestamp });
+    io.emit(type, data, { seq, timestamp });
   }
 
   clients(): number {
-    return this.io.engine.clientsCount;
+    return this.io?.engine.clientsCount ?? 0;
   }
 
   async close(): Promise<void> {
-    await this.io.close();
+    await this.io?.close();
   }
 
   private onConnection(s: Socket): void {

@@ -1,4 +1,4 @@
-import { type Simulator, startSimulator } from '@svc/hv-sim';
+import type { Simulator } from '@svc/hv-sim';
 import type { Logger } from '@svc/platform';
 import type { InstanceConfig, PollManager } from '../../collectors/index.js';
 
@@ -47,6 +47,8 @@ export function createMockEstate(opts: {
 
   async function start(next: MockSettings): Promise<void> {
     await opts.pauseReal();
+    // The simulator (and its API schemas) loads only when mock mode is first turned on.
+    const { startSimulator } = await import('@svc/hv-sim');
     const common = { host: '127.0.0.1', port: 0, seed: 'svc-mock' };
     const hv = await startSimulator({
       ...common,
