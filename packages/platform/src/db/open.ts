@@ -2,7 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
-import pg from 'pg';
+import { createRequire } from 'node:module';
+import type Pg from 'pg';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -41,9 +42,15 @@ function openSqlite<DB>(path: string): DatabaseHandle<DB> {
   };
 }
 
+/** `pg` is loaded only when PostgreSQL is configured: SQLite installations never pay for it. */
+function loadPg(): typeof Pg {
+  return createRequire(import.meta.url)('pg') as typeof Pg;
+}
+
 function openPostgres<DB>(url: string, max: number): DatabaseHandle<DB> {
+  const pg = loadPg();
   // BIGINT (int8) columns come back as strings by default; ours hold millisecond timestamps and counters.
-  pg.types.setTypeParser(20, (v) => Number(v));
+  pg.types.setTypeParser(20, (v: string) => Number(v));
   const pool = new pg.Pool({ connectionString: url, max });
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   return { db, dialect: 'postgres', location: redactUrl(url), close: () => db.destroy() };
