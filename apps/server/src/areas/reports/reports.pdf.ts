@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import PDFDocument from 'pdfkit';
 import type { ReportData, SeriesSummary } from './reports.model.js';
 
 /** The bundled DejaVu Sans (core PDF fonts are WinAnsi-only: no °C, no arrows). Found from src/ or dist/. */
@@ -96,7 +95,9 @@ function chart(doc: PDFKit.PDFDocument, s: SeriesSummary, start: number, end: nu
 }
 
 /** Renders the report; resolves with the whole PDF. */
-export function renderPdf(r: ReportData): Promise<Buffer> {
+export async function renderPdf(r: ReportData): Promise<Buffer> {
+  // pdfkit (and its fonts) load on the first report: they cost start-up time and memory nobody else needs.
+  const { default: PDFDocument } = await import('pdfkit');
   const doc = new PDFDocument({
     size: 'A4',
     margin: PAGE.margin,
