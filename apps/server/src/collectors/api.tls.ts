@@ -1,5 +1,6 @@
 import type { TLSSocket } from 'node:tls';
-import { Agent, buildConnector, type Dispatcher } from 'undici';
+import type { buildConnector, Dispatcher } from 'undici';
+import { undici } from '../platform/http/undici.js';
 import { ApiError } from './api.errors.js';
 
 export interface TlsOptions {
@@ -18,7 +19,8 @@ export const normalizeFingerprint = (fp: string): string => fp.replace(/[^0-9a-f
 export function createDispatcher(opts: TlsOptions = {}): Dispatcher {
   const pin = opts.fingerprint ? normalizeFingerprint(opts.fingerprint) : undefined;
   if (pin !== undefined && pin.length !== 64) throw new RangeError('fingerprint must be a SHA-256 digest');
-  const base = buildConnector({
+  const { Agent, buildConnector: connector } = undici();
+  const base = connector({
     rejectUnauthorized: pin === undefined && opts.verify !== false,
     timeout: opts.connectTimeoutMs ?? 10_000,
   });

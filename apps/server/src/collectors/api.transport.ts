@@ -1,5 +1,6 @@
 import type { Clock } from '@svc/platform';
-import { type Dispatcher, request } from 'undici';
+import type { Dispatcher } from 'undici';
+import { undici } from '../platform/http/undici.js';
 import type { Timers } from '../platform/jobs/index.js';
 import { ApiError, fromNetworkError, parseRetryAfter } from './api.errors.js';
 
@@ -65,7 +66,7 @@ export async function sendRequest(endpoint: Endpoint, req: ApiRequest, deps: Tra
   if (req.signal?.aborted) onAbort();
   else req.signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    const res = await request(buildUrl(endpoint.baseUrl, req.path, req.query), {
+    const res = await undici().request(buildUrl(endpoint.baseUrl, req.path, req.query), {
       method: req.method ?? 'GET',
       dispatcher: endpoint.dispatcher,
       headers: buildHeaders(req),

@@ -1,6 +1,7 @@
 import { connect } from 'node:net';
 import { AppError } from '@svc/platform';
-import { Agent, request } from 'undici';
+import type { Agent } from 'undici';
+import { undici } from '../../platform/http/undici.js';
 
 export interface Discovered {
   host: string;
@@ -51,7 +52,7 @@ function portOpen(host: string, port: number, signal: AbortSignal): Promise<bool
 /** Status of an unauthenticated GET: these APIs answer 401 on paths they have and 404/501 on others. */
 async function status(dispatcher: Agent, url: string): Promise<{ code: number; body: string } | undefined> {
   try {
-    const r = await request(url, { dispatcher, signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
+    const r = await undici().request(url, { dispatcher, signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
     const body = await r.body.text();
     return { code: r.statusCode, body };
   } catch {
@@ -92,7 +93,7 @@ export async function discover(subnet: string, ports: number[], signal?: AbortSi
   const started = Date.now();
   const targets = expandCidr(subnet).flatMap((host) => ports.map((port) => ({ host, port })));
   const budget = AbortSignal.any([AbortSignal.timeout(SCAN_BUDGET_MS), ...(signal ? [signal] : [])]);
-  const dispatcher = new Agent({ connect: { rejectUnauthorized: false } });
+  const dispatcher = new (undici().Agent)({ connect: { rejectUnauthorized: false } });
   const found: Discovered[] = [];
   let next = 0;
   const worker = async () => {

@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
-import { Agent, request } from 'undici';
+import type { Agent } from 'undici';
+import { undici } from '../../platform/http/undici.js';
 import { SsrfError, type TargetGuard } from './notifications.ssrf.js';
 import type { BuiltRequest } from './webhook.request.js';
 
@@ -38,13 +39,18 @@ async function readCapped(body: AsyncIterable<Buffer>): Promise<string> {
 
 /** Posts built requests through a pooled agent whose DNS answers pass the SSRF guard at connect time. */
 export function createHttpSender(guard: TargetGuard, opts: { timeoutMs: number; now: () => number }) {
-  const agent = new Agent({
-    connect: { lookup: guard.lookup, timeout: 10_000 },
-    connections: 128,
-    keepAliveTimeout: 10_000,
-    headersTimeout: opts.timeoutMs,
-    bodyTimeout: opts.timeoutMs,
-  });
+  // Made on the first send: most of the time there is nothing to deliver.
+  let pool: Agent | undefined;
+  const agent = (): Agent => {
+    pool ??= new (undici().Agent)({
+      connect: { lookup: guard.lookup, timeout: 10_000 },
+      connections: 128,
+      keepAliveTimeout: 10_000,
+      headersTimeout: opts.timeoutMs,
+      bodyTimeout: opts.timeoutMs,
+    });
+    return pool;
+  };
 
   async function send(req: BuiltRequest, signal?: AbortSignal): Promise<HttpOutcome> {
     const host = new URL(req.url).hostname.replace(/^\[|\]$/g, '');
@@ -59,11 +65,11 @@ export function createHttpSender(guard: TargetGuard, opts: { timeoutMs: number; 
       };
     }
     try {
-      const res = await request(req.url, {
+      const res = await undici().request(req.url, {
         method: req.method as 'POST',
         headers: req.headers,
         body: req.body,
-        dispatcher: agent,
+        dispatcher: agent(),
         signal,
       });
       const body = await readCapped(res.body);
@@ -80,7 +86,7 @@ export function createHttpSender(guard: TargetGuard, opts: { timeoutMs: number; 
     }
   }
 
-  return { send, close: () => agent.close() };
+  return { send, close: async () => pool?.close() };
 }
 
 export type HttpSender = ReturnType<typeof createHttpSender>;

@@ -63,7 +63,12 @@ describe('queryResources over 5,000 resources', () => {
 
   it('a cached name order gives the same pages as sorting per request', () => {
     const order = sortByName(estate);
-    for (const input of [{}, { order: 'desc', page: '3' }, { q: 'res-00', tags: 'prod', limit: '100' }]) {
+    const inputs: Record<string, string>[] = [
+      {},
+      { order: 'desc', page: '3' },
+      { q: 'res-00', tags: 'prod', limit: '100' },
+    ];
+    for (const input of inputs) {
       expect(queryResources(estate, q(input), order)).toEqual(queryResources(estate, q(input)));
     }
   });
