@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { type Simulator, startSimulator } from '@svc/hv-sim';
 import { FakeClock } from '@svc/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { FakeTimers } from '../../platform/jobs/index.js';
 import { LiveState } from '../../state/index.js';
 import { createToken, login, relaxedLimits, setUpAdmin } from '../../testing/access.js';
@@ -239,6 +240,37 @@ describe('nodes: configure hv, bak and mail instances and see them in the live s
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('text/html');
     expect(res.body).toContain('3 nodes');
+  });
+
+  it('a change made in the simulator reaches /ws as a delta holding only that guest', async () => {
+    const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const ws = new WebSocket(`${base.replace('http', 'ws')}/ws`, { headers: auth });
+    const frames: { type: string; data: { upserts?: { vms?: { vmid: number; cpu: number }[] } } }[] = [];
+    const opened = new Promise<void>((resolve, reject) => {
+      ws.on('message', (raw) => {
+        const m = JSON.parse(String(raw));
+        frames.push(m);
+        if (m.type === 'initialState') resolve();
+      });
+      ws.on('error', reject);
+    });
+    await opened;
+    const vm = (await api('GET', '/api/state')).json().vms.find((v: { status: string }) => v.status === 'running');
+    hv.control.setGuest(vm.vmid, { cpu: 0.77 });
+    const deadline = clock.now() + 30_000;
+    const hit = () =>
+      frames.find(
+        (f) =>
+          f.type === 'rawData' &&
+          f.data.upserts?.vms?.some((v) => v.vmid === vm.vmid && Math.abs(v.cpu - 0.77) < 0.005),
+      );
+    while (!hit() && clock.now() < deadline) await advance(1_000);
+    ws.close();
+    const delta = hit();
+    expect(delta, 'no delta for the changed guest').toBeDefined();
+    expect(delta!.data.upserts!.vms!.find((v) => v.vmid === vm.vmid)!.cpu).toBeCloseTo(0.77, 2);
+    // Only what changed travels: far fewer guests than the 60 the full state holds.
+    expect(delta!.data.upserts!.vms!.length).toBeLessThan(60);
   });
 
   it('deleting a node stops polling it and removes its resources', async () => {
