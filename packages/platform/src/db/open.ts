@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
-import { createRequire } from 'node:module';
 import type Pg from 'pg';
 
 export type DialectName = 'sqlite' | 'postgres';
