@@ -17,15 +17,15 @@ import { installLenientJson } from './http/http.body.js';
 import { telemetryOpenApi } from './http/http.openapi.js';
 import { FixedWindowLimiter } from './http/http.rate-limit.js';
 import { telemetryHandlers } from './http/http.routes.js';
+import type { IngestWriter } from './ingest/ingest.commands.js';
 import { createIngestService } from './ingest/ingest.service.js';
-import type { BatchWriter } from './ingest/ingest.writer.js';
 import { createStatsService } from './stats/stats.service.js';
 import { createStatsStore } from './stats/stats.store.js';
 
 export interface AppDeps {
   config: TelemetryConfig;
   runner: SqlRunner;
-  writer: BatchWriter;
+  writer: IngestWriter;
   log: Logger;
   clock?: Clock;
   version?: string;

@@ -2,8 +2,16 @@ import { mkdirSync } from 'node:fs';
 import { type Clock, createLogger, type Logger, systemClock } from '@svc/platform';
 import { buildApp } from './app.js';
 import type { TelemetryConfig } from './config/index.js';
-import { migrateTelemetryDatabase, openTelemetryDatabase, runnerFor } from './db/index.js';
+import {
+  migrateTelemetryDatabase,
+  openTelemetryDatabase,
+  runnerFor,
+  type SqlRunner,
+  type TelemetryDb,
+} from './db/index.js';
+import type { IngestWriter } from './ingest/ingest.commands.js';
 import { createReaper } from './ingest/ingest.reaper.js';
+import { WorkerWriter } from './ingest/ingest.worker.js';
 import { BatchWriter } from './ingest/ingest.writer.js';
 import { telemetryVersion } from './version.js';
 
@@ -23,16 +31,18 @@ export async function startTelemetry(
   const clock = opts.clock ?? systemClock;
   if (!config.databaseUrl) mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   const db = openTelemetryDatabase(config);
+  const runner = runnerFor(db);
+  let writer: IngestWriter;
   try {
     const result = await migrateTelemetryDatabase(db);
     if (result.applied.length > 0)
       log.info({ applied: result.applied.map((m) => `${m.id}-${m.name}`) }, 'database migrated');
+    // After the migrations: the writer thread opens the schema they created.
+    writer = await startWriter(config, db, runner, log);
   } catch (err) {
     await db.close();
     throw err;
   }
-  const runner = runnerFor(db);
-  const writer = new BatchWriter(runner);
   const version = telemetryVersion();
   const app = await buildApp({ config, runner, writer, log, clock, version });
   const reaper = createReaper({
@@ -54,8 +64,23 @@ export async function startTelemetry(
     async close() {
       await reaper.stop();
       await app.close();
-      await writer.drained();
+      await writer.close();
       await db.close();
     },
   };
+}
+
+/**
+ * A file-backed SQLite database is written from a worker thread with its own connection, so commits (and
+ * their fsyncs) never block the HTTP thread; this thread's connection only reads. PostgreSQL commits are
+ * already asynchronous, and an in-memory database cannot be shared between threads: both write in-process.
+ */
+async function startWriter(
+  config: TelemetryConfig,
+  db: TelemetryDb,
+  runner: SqlRunner,
+  log: Logger,
+): Promise<IngestWriter> {
+  if (!db.sqlite || db.location === ':memory:') return new BatchWriter(runner);
+  return WorkerWriter.start({ dataDir: config.dataDir, durableWrites: config.durableWrites, log });
 }

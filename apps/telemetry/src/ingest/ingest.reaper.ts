@@ -1,6 +1,5 @@
 import type { Clock, Logger } from '@svc/platform';
-import { purgeOld, reapStale } from './ingest.store.js';
-import type { BatchWriter } from './ingest.writer.js';
+import type { IngestWriter } from './ingest.commands.js';
 
 export interface ReaperOptions {
   staleAfterHours: number;
@@ -17,7 +16,7 @@ const HOUR = 3_600_000;
  * skew every rate; the reaper marks them unknown. It also enforces retention. Work is chunked so a large
  * backlog never holds one long write transaction.
  */
-export function createReaper(deps: { writer: BatchWriter; clock: Clock; log: Logger; options: ReaperOptions }) {
+export function createReaper(deps: { writer: IngestWriter; clock: Clock; log: Logger; options: ReaperOptions }) {
   const { writer, clock, options } = deps;
 
   async function runOnce(): Promise<{ reaped: number; purged: number }> {
@@ -25,13 +24,15 @@ export function createReaper(deps: { writer: BatchWriter; clock: Clock; log: Log
     let reaped = 0;
     let purged = 0;
     for (;;) {
-      const n = await writer.write((tx, d) => reapStale(tx, d, now - options.staleAfterHours * HOUR, now, CHUNK));
+      const cutoff = now - options.staleAfterHours * HOUR;
+      const n = await writer.submit({ kind: 'reap', cutoff, now, limit: CHUNK });
       reaped += n;
       if (n < CHUNK) break;
     }
     if (options.retentionDays > 0) {
       for (;;) {
-        const n = await writer.write((tx, d) => purgeOld(tx, d, now - options.retentionDays * 24 * HOUR, CHUNK));
+        const cutoff = now - options.retentionDays * 24 * HOUR;
+        const n = await writer.submit({ kind: 'purge', cutoff, limit: CHUNK });
         purged += n;
         if (n < CHUNK) break;
       }

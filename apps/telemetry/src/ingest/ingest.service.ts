@@ -1,7 +1,6 @@
 import { AppError, type Clock, type Logger } from '@svc/platform';
 import type { InstallReport, StatusUpdate } from '../contract.schemas.js';
-import { applyUpdate, insertReport } from './ingest.store.js';
-import type { BatchWriter } from './ingest.writer.js';
+import type { IngestWriter } from './ingest.commands.js';
 
 export interface IngestAnswer {
   message: string;
@@ -14,11 +13,11 @@ export interface IngestService {
   recordStatusUpdate(input: StatusUpdate): Promise<IngestAnswer>;
 }
 
-export function createIngestService(deps: { writer: BatchWriter; clock: Clock; log: Logger }): IngestService {
+export function createIngestService(deps: { writer: IngestWriter; clock: Clock; log: Logger }): IngestService {
   return {
     async recordReport(input) {
       const now = deps.clock.now();
-      const result = await deps.writer.write((tx, deltas) => insertReport(tx, deltas, input, now));
+      const result = await deps.writer.submit({ kind: 'report', report: input, now });
       if (result === 'created') {
         return { created: true, body: { message: 'Report stored.', random_id: input.random_id, status: input.status } };
       }
@@ -35,7 +34,7 @@ export function createIngestService(deps: { writer: BatchWriter; clock: Clock; l
 
     async recordStatusUpdate(input) {
       const now = deps.clock.now();
-      const r = await deps.writer.write((tx, deltas) => applyUpdate(tx, deltas, input, now));
+      const r = await deps.writer.submit({ kind: 'update', update: input, now });
       switch (r.kind) {
         case 'updated':
           return {

@@ -1,7 +1,10 @@
 import type { SqlRunner, SqlTx } from '../db/index.js';
+import { type IngestWriter, type ResultOf, runCommand, type WriteCommand } from './ingest.commands.js';
 import { CountDeltas } from './ingest.store.js';
 
 export type WriteOp<T> = (tx: SqlTx, deltas: CountDeltas) => Promise<T>;
+
+export type Settled = { ok: true; value: unknown } | { ok: false; error: unknown };
 
 interface Pending {
   op: WriteOp<unknown>;
@@ -9,18 +12,45 @@ interface Pending {
   reject(e: unknown): void;
 }
 
-const MAX_BATCH = 512;
+export const MAX_BATCH = 512;
 
 /**
- * Group commit: every write waits for the commit of the batch it joined, so a 201 always means the row is
- * on disk, while concurrent requests share one transaction (and one fsync). Writes never overlap.
+ * Commits `ops` in one transaction (one fsync) with their running totals. One bad write must not fail its
+ * neighbours: if the batch fails, each op is retried alone so only the culprit sees the error.
  */
-export class BatchWriter {
+export async function commitBatch(runner: SqlRunner, ops: WriteOp<unknown>[]): Promise<Settled[]> {
+  try {
+    const values = await runner.transaction(async (tx) => {
+      const deltas = new CountDeltas();
+      const out: unknown[] = [];
+      for (const op of ops) out.push(await op(tx, deltas));
+      await deltas.flush(tx);
+      return out;
+    });
+    return values.map((value) => ({ ok: true, value }));
+  } catch (error) {
+    if (ops.length === 1) return [{ ok: false, error }];
+    const out: Settled[] = [];
+    for (const op of ops) out.push(...(await commitBatch(runner, [op])));
+    return out;
+  }
+}
+
+/**
+ * Group commit on the calling thread (PostgreSQL, and in-memory SQLite in tests): every write waits for the
+ * commit of the batch it joined, so a 201 always means the row is stored, while concurrent requests share one
+ * transaction. Writes never overlap.
+ */
+export class BatchWriter implements IngestWriter {
   private queue: Pending[] = [];
   private running = false;
   private idle: Promise<void> = Promise.resolve();
 
   constructor(private readonly runner: SqlRunner) {}
+
+  submit<C extends WriteCommand>(cmd: C): Promise<ResultOf<C>> {
+    return this.write((tx, deltas) => runCommand(tx, deltas, cmd)) as Promise<ResultOf<C>>;
+  }
 
   write<T>(op: WriteOp<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
@@ -29,9 +59,13 @@ export class BatchWriter {
     });
   }
 
-  /** Resolves when everything queued so far is committed (shutdown, tests). */
   drained(): Promise<void> {
     return this.idle;
+  }
+
+  /** The connection belongs to the caller, who closes it after this. */
+  close(): Promise<void> {
+    return this.drained();
   }
 
   private start(): void {
@@ -45,25 +79,15 @@ export class BatchWriter {
   private async loop(): Promise<void> {
     while (this.queue.length > 0) {
       const batch = this.queue.splice(0, MAX_BATCH);
-      try {
-        const results = await this.commit(batch);
-        for (const [i, p] of batch.entries()) p.resolve(results[i]);
-      } catch (err) {
-        if (batch.length === 1) batch[0]!.reject(err);
-        // One bad write must not fail its neighbours: retry each alone so only the culprit sees the error.
-        else for (const p of batch) await this.commit([p]).then((r) => p.resolve(r[0]), p.reject);
+      const settled = await commitBatch(
+        this.runner,
+        batch.map((p) => p.op),
+      );
+      for (const [i, s] of settled.entries()) {
+        if (s.ok) batch[i]!.resolve(s.value);
+        else batch[i]!.reject(s.error);
       }
     }
     this.running = false;
-  }
-
-  private commit(batch: Pending[]): Promise<unknown[]> {
-    return this.runner.transaction(async (tx) => {
-      const deltas = new CountDeltas();
-      const out: unknown[] = [];
-      for (const p of batch) out.push(await p.op(tx, deltas));
-      await deltas.flush(tx);
-      return out;
-    });
   }
 }
