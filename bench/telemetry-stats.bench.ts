@@ -128,7 +128,7 @@ async function generate(dir: string) {
   })();
   const runner = runnerFor(handle);
   await runner.transaction((tx) => deltas.flush(tx));
-  const [count] = await runner.all<{ n: number }>('select count(*) as n from install_counts');
+  const [count] = await runner.all<{ n: number }>('select count(*) as n from install_totals');
   const rows = count?.n ?? 0;
   console.log(`  ${rows.toLocaleString('en-US')} running-total rows; rebuilding indexes...`);
   for (const { sql } of indexes) db.exec(sql);

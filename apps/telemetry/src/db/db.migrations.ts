@@ -1,9 +1,12 @@
 import type { Migration } from '@svc/platform';
+import { sql } from 'kysely';
+import { statuses } from '../ingest/ingest.status.js';
 
 /**
  * `installs` holds one row per installation (random_id). `install_counts` holds running totals per
  * dimension and status at three grains (UTC day, month, all time), kept in step with `installs` inside the
- * same transaction, so any date range reads edge days + whole months instead of millions of rows. `orphan_updates` counts status updates for ids never reported.
+ * same transaction, so any date range reads edge days + whole months instead of millions of rows (migration 2
+ * reshapes it into `install_totals`). `orphan_updates` counts status updates for ids never reported.
  */
 const m001Installs: Migration = {
   id: 1,
@@ -63,5 +66,38 @@ const m001Installs: Migration = {
   },
 };
 
+/** One counter column per status, named `n_<status>`: the set of statuses is closed (see ingest.status.ts). */
+export const totalColumns = statuses.map((s) => `n_${s}`);
+
+/**
+ * Running totals as one row per key with a counter column per status instead of one row per key and status:
+ * about 7x fewer rows for every statistic to read, and a status change updates one row instead of two.
+ * Existing totals are carried over, then `install_counts` is dropped.
+ */
+const m002InstallTotals: Migration = {
+  id: 2,
+  name: 'install-totals',
+  async up(db) {
+    let create = db.schema
+      .createTable('install_totals')
+      .addColumn('dim', 'text', (c) => c.notNull())
+      .addColumn('grain', 'text', (c) => c.notNull())
+      .addColumn('day', 'text', (c) => c.notNull())
+      .addColumn('k1', 'text', (c) => c.notNull())
+      .addColumn('k2', 'text', (c) => c.notNull());
+    for (const col of totalColumns) create = create.addColumn(col, 'bigint', (c) => c.notNull().defaultTo(0));
+    await create.addPrimaryKeyConstraint('install_totals_pk', ['dim', 'grain', 'day', 'k1', 'k2']).execute();
+    // Statuses come from a fixed list, never from input, so they may be spelled into the statement.
+    const sums = statuses.map((s) => `sum(case when status = '${s}' then n else 0 end)`).join(', ');
+    await sql
+      .raw(
+        `insert into install_totals (dim, grain, day, k1, k2, ${totalColumns.join(', ')})
+         select dim, grain, day, k1, k2, ${sums} from install_counts group by dim, grain, day, k1, k2`,
+      )
+      .execute(db);
+    await db.schema.dropTable('install_counts').execute();
+  },
+};
+
 /** In order; append only. */
-export const migrations: readonly Migration[] = [m001Installs];
+export const migrations: readonly Migration[] = [m001Installs, m002InstallTotals];

@@ -21,16 +21,22 @@ export interface InstallsTable {
 
 /**
  * dim: all | nsapp | type | os (k1 os_type, k2 os_version) | error (k1 text) | error_app (k1 nsapp, k2 text).
- * grain: d (day = YYYY-MM-DD), m (day = YYYY-MM), t (all time, day = '').
+ * grain: d (day = YYYY-MM-DD), m (day = YYYY-MM), t (all time, day = ''). One counter per status.
  */
-export interface InstallCountsTable {
+export interface InstallTotalsTable {
   dim: string;
   grain: 'd' | 'm' | 't';
   day: string;
   k1: string;
   k2: string;
-  status: string;
-  n: number;
+  n_installing: number;
+  n_validation: number;
+  n_configuring: number;
+  n_failed: number;
+  n_done: number;
+  n_success: number;
+  n_aborted: number;
+  n_unknown: number;
 }
 
 export interface OrphanUpdatesTable {
@@ -41,6 +47,6 @@ export interface OrphanUpdatesTable {
 
 export interface TelemetryDatabase {
   installs: InstallsTable;
-  install_counts: InstallCountsTable;
+  install_totals: InstallTotalsTable;
   orphan_updates: OrphanUpdatesTable;
 }

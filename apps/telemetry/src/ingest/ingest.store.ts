@@ -1,6 +1,7 @@
 import type { InstallReport, StatusUpdate } from '../contract.schemas.js';
+import { totalColumns } from '../db/db.migrations.js';
 import type { SqlTx } from '../db/index.js';
-import { countsAsFailure, decideTransition, inProgressStatuses } from './ingest.status.js';
+import { countsAsFailure, decideTransition, inProgressStatuses, statuses } from './ingest.status.js';
 
 /** The columns that decide which running totals a record counts in. */
 export interface CountedFields {
@@ -20,11 +21,19 @@ export function utcDay(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
 }
 
-/** Changes to `install_counts` collected during one transaction and written once at its end. */
+const COLUMN = new Map<string, number>(statuses.map((st, i) => [st, i]));
+const TOTALS = totalColumns.join(', ');
+const ROW = `(?, ?, ?, ?, ?, ${totalColumns.map(() => '?').join(', ')})`;
+const ADD = totalColumns.map((c) => `${c} = install_totals.${c} + excluded.${c}`).join(', ');
+
+/** Changes to `install_totals` collected during one transaction and written once at its end. */
 export class CountDeltas {
-  private readonly rows = new Map<string, { key: string[]; n: number }>();
+  private readonly rows = new Map<string, { key: string[]; n: number[] }>();
 
   add(r: CountedFields, sign: 1 | -1): void {
+    const col = COLUMN.get(r.status);
+    // Statuses are validated on the way in; a stored value outside the list would be a bug, not input.
+    if (col === undefined) throw new Error(`unknown status in a running total: ${r.status}`);
     const keys: [string, string, string][] = [
       ['all', '', ''],
       ['nsapp', r.nsapp, ''],
@@ -42,26 +51,29 @@ export class CountDeltas {
     ];
     for (const [dim, k1, k2] of keys) {
       for (const [grain, period] of periods) {
-        const key = [dim, grain, period, k1, k2, r.status];
+        const key = [dim, grain, period, k1, k2];
         const id = key.join('\u0000');
-        const cur = this.rows.get(id);
-        if (cur) cur.n += sign;
-        else this.rows.set(id, { key, n: sign });
+        let cur = this.rows.get(id);
+        if (!cur) {
+          cur = { key, n: totalColumns.map(() => 0) };
+          this.rows.set(id, cur);
+        }
+        cur.n[col]! += sign;
       }
     }
   }
 
   async flush(tx: SqlTx): Promise<void> {
-    const rows = [...this.rows.values()].filter((r) => r.n !== 0);
+    const rows = [...this.rows.values()].filter((r) => r.n.some((n) => n !== 0));
     this.rows.clear();
     // Keys are unique within one statement, which PostgreSQL's ON CONFLICT DO UPDATE requires.
     for (let i = 0; i < rows.length; i += 50) {
       const chunk = rows.slice(i, i + 50);
       await tx.run(
-        `insert into install_counts (dim, grain, day, k1, k2, status, n)
-         values ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}
-         on conflict (dim, grain, day, k1, k2, status) do update set n = install_counts.n + excluded.n`,
-        chunk.flatMap((r) => [...r.key, r.n]),
+        `insert into install_totals (dim, grain, day, k1, k2, ${TOTALS})
+         values ${chunk.map(() => ROW).join(', ')}
+         on conflict (dim, grain, day, k1, k2) do update set ${ADD}`,
+        chunk.flatMap((r) => [...r.key, ...r.n]),
       );
     }
   }
@@ -166,7 +178,8 @@ export async function purgeOld(tx: SqlTx, deltas: CountDeltas, cutoff: number, l
   }
   if (rows.length < limit) {
     const day = utcDay(cutoff);
-    await tx.run("delete from install_counts where grain <> 't' and day < ? and n = 0", [day]);
+    const empty = totalColumns.map((c) => `${c} = 0`).join(' and ');
+    await tx.run(`delete from install_totals where grain <> 't' and day < ? and ${empty}`, [day]);
     await tx.run('delete from orphan_updates where day < ?', [day]);
   }
   return rows.length;

@@ -1,6 +1,6 @@
 import type { DayRange } from './stats.store.js';
 
-/** A slice of a date range answered by one grain of `install_counts`: inclusive bounds in that grain's keys. */
+/** A slice of a date range answered by one grain of `install_totals`: inclusive bounds in that grain's keys. */
 export interface Segment {
   grain: 'd' | 'm' | 't';
   from: string;

@@ -1,9 +1,9 @@
 import type { z } from 'zod';
 import type { appStats, RecordsQuery, summary } from '../contract.schemas.js';
 import { MAX_PAGED } from '../contract.schemas.js';
-import { outcomeOf } from '../ingest/ingest.status.js';
+import { outcomeOf, statuses } from '../ingest/ingest.status.js';
 import { ALL_TIME } from './stats.periods.js';
-import type { CountRow, DayRange, StatsStore } from './stats.store.js';
+import type { CountRow, DayRange, StatsStore, StatusTotals } from './stats.store.js';
 
 export interface Counts {
   total: number;
@@ -33,6 +33,16 @@ function addTo(c: Counts, status: string, n: number): void {
   else c[o] += n;
 }
 
+/** Adds one stored row's counters; `each` sees every status with a non-zero count (for byStatus). */
+function addRow(c: Counts, row: StatusTotals, each?: (status: string, n: number) => void): void {
+  for (const status of statuses) {
+    const n = Number(row[`n_${status}`]);
+    if (n === 0) continue;
+    addTo(c, status, n);
+    each?.(status, n);
+  }
+}
+
 /** Rates are over finished installs only: a running install is neither a success nor a failure yet. */
 function finish<T extends Counts>(c: T): T {
   const finished = c.success + c.failed + c.aborted;
@@ -51,7 +61,7 @@ function group<K>(rows: CountRow[], keyOf: (r: CountRow) => string, make: (r: Co
       c = { ...make(r), ...emptyCounts() };
       out.set(k, c);
     }
-    addTo(c, r.status, Number(r.n));
+    addRow(c, r);
   }
   // Ties are broken by key so equal counts always come back in the same order.
   return [...out.entries()]
@@ -73,11 +83,7 @@ export function createStatsService(store: StatsStore) {
       const [rows, orphanUpdates] = await Promise.all([store.countsBy('all', range), store.orphanUpdates(range)]);
       const c = emptyCounts();
       const byStatus: Record<string, number> = {};
-      for (const r of rows) {
-        if (Number(r.n) === 0) continue;
-        addTo(c, r.status, Number(r.n));
-        byStatus[r.status] = (byStatus[r.status] ?? 0) + Number(r.n);
-      }
+      for (const r of rows) addRow(c, r, (status, n) => (byStatus[status] = (byStatus[status] ?? 0) + n));
       finish(c);
       const finished = c.success + c.failed + c.aborted;
       const successRate = finished > 0 ? round(c.success / finished) : null;
@@ -119,7 +125,7 @@ export function createStatsService(store: StatsStore) {
           c = { day: r.day, ...emptyCounts() };
           byDay.set(r.day, c);
         }
-        addTo(c, r.status, Number(r.n));
+        addRow(c, r);
       }
       const last = q.to ?? rows.at(-1)?.day;
       let first = q.from ?? rows[0]?.day;

@@ -1,6 +1,8 @@
 import type { InstallRecord, RecordsQuery } from '../contract.schemas.js';
+import { totalColumns } from '../db/db.migrations.js';
 import type { InstallsTable } from '../db/db.schema.js';
 import type { SqlRunner } from '../db/index.js';
+import type { Status } from '../ingest/ingest.status.js';
 import { segmentsOf } from './stats.periods.js';
 
 /** Inclusive UTC day range; absent bounds mean "since the beginning" / "until now". */
@@ -9,18 +11,22 @@ export interface DayRange {
   to: string;
 }
 
-export interface CountRow {
+/** One counter per status (`n_done`, `n_failed`, ...), as stored in `install_totals`. */
+export type StatusTotals = Record<`n_${Status}`, number>;
+
+export interface CountRow extends StatusTotals {
   k1: string;
   k2: string;
-  status: string;
-  n: number;
 }
+
+const TOTALS = totalColumns.join(', ');
+const SUM_ALL = totalColumns.join(' + ');
 
 const DAY_MS = 86_400_000;
 
 /**
- * Every statistic reads `install_counts` (running totals), never scans `installs`: the cost grows with
- * distinct keys × (edge days + months), not with the number of installs.
+ * Every statistic reads `install_totals` (running totals, one row per key), never scans `installs`: the cost
+ * grows with distinct keys × (edge days + months), not with the number of installs.
  */
 export function createStatsStore(runner: SqlRunner) {
   /** Runs `sql` (which must filter `grain = ? and day >= ? and day <= ?` first) once per segment. */
@@ -46,21 +52,21 @@ export function createStatsStore(runner: SqlRunner) {
   }
 
   return {
-    /** Rows per key and status; a key may appear once per segment (callers add them up). */
+    /** Rows per key; a key may appear once per segment (callers add them up). */
     async countsBy(dim: 'all' | 'nsapp' | 'type' | 'os', range: DayRange): Promise<CountRow[]> {
       return overSegments<CountRow>(
         range,
         (w) =>
           // No GROUP BY: rows arrive in key order from the primary key and the service adds them up, which
           // spares SQLite a temporary B-tree on every request.
-          `select k1, k2, status, n from install_counts where dim = ? and ${w}`,
+          `select k1, k2, ${TOTALS} from install_totals where dim = ? and ${w}`,
         [dim],
       );
     },
 
-    async countsByDay(range: DayRange): Promise<{ day: string; status: string; n: number }[]> {
+    async countsByDay(range: DayRange): Promise<(StatusTotals & { day: string })[]> {
       return runner.all(
-        `select day, status, n from install_counts
+        `select day, ${TOTALS} from install_totals
          where dim = 'all' and grain = 'd' and day >= ? and day <= ? and k1 = '' and k2 = '' order by day`,
         [range.from, range.to],
       );
@@ -71,12 +77,13 @@ export function createStatsStore(runner: SqlRunner) {
         nsapp === undefined
           ? await overSegments<{ error: string; n: number }>(
               range,
-              (w) => `select k1 as error, n from install_counts where dim = 'error' and ${w}`,
+              (w) => `select k1 as error, ${SUM_ALL} as n from install_totals where dim = 'error' and ${w}`,
               [],
             )
           : await overSegments<{ error: string; n: number }>(
               range,
-              (w) => `select k2 as error, n from install_counts where dim = 'error_app' and ${w} and k1 = ?`,
+              (w) =>
+                `select k2 as error, ${SUM_ALL} as n from install_totals where dim = 'error_app' and ${w} and k1 = ?`,
               [],
               [nsapp],
             );
@@ -144,12 +151,10 @@ async function totalFromCounts(runner: SqlRunner, q: RecordsQuery, range: DayRan
   let total = 0;
   for (const seg of segmentsOf(range)) {
     const params: unknown[] = [dim, seg.grain, seg.from, seg.to, key];
-    let sql = `select cast(coalesce(sum(n), 0) as bigint) as n from install_counts
+    // The status is one of the known values (validated), so it names its counter column directly.
+    const counted = q.status ? `n_${q.status}` : SUM_ALL;
+    const sql = `select cast(coalesce(sum(${counted}), 0) as bigint) as n from install_totals
                where dim = ? and grain = ? and day >= ? and day <= ? and k1 = ?`;
-    if (q.status) {
-      sql += ' and status = ?';
-      params.push(q.status);
-    }
     const [row] = await runner.all<{ n: number }>(sql, params);
     total += Number(row?.n ?? 0);
   }
