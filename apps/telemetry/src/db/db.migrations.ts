@@ -77,7 +77,7 @@ export const totalColumns = statuses.map((s) => `n_${s}`);
 const m002InstallTotals: Migration = {
   id: 2,
   name: 'install-totals',
-  async up(db) {
+  async up(db, dialect) {
     let create = db.schema
       .createTable('install_totals')
       .addColumn('dim', 'text', (c) => c.notNull())
@@ -86,7 +86,11 @@ const m002InstallTotals: Migration = {
       .addColumn('k1', 'text', (c) => c.notNull())
       .addColumn('k2', 'text', (c) => c.notNull());
     for (const col of totalColumns) create = create.addColumn(col, 'bigint', (c) => c.notNull().defaultTo(0));
-    await create.addPrimaryKeyConstraint('install_totals_pk', ['dim', 'grain', 'day', 'k1', 'k2']).execute();
+    create = create.addPrimaryKeyConstraint('install_totals_pk', ['dim', 'grain', 'day', 'k1', 'k2']);
+    // SQLite: rows stored in primary-key order, so a statistic reads one contiguous range instead of an index
+    // plus a table lookup per row (a table option only SQLite has).
+    if (dialect === 'sqlite') create = create.modifyEnd(sql`without rowid`);
+    await create.execute();
     // Statuses come from a fixed list, never from input, so they may be spelled into the statement.
     const sums = statuses.map((s) => `sum(case when status = '${s}' then n else 0 end)`).join(', ');
     await sql
