@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { ConfigError } from '@svc/platform';
+import { serveUntilSignal } from '@svc/platform';
 import { configVariables, loadConfig } from './config/index.js';
 import { startServer } from './main.js';
 import { buildInfo } from './platform/build-info.js';
@@ -21,42 +21,12 @@ Configuration comes from environment variables:
 ${configVariables.map(([name, def, what]) => `  ${name.padEnd(22)} ${what} (default ${def})`).join('\n')}
 `;
 
-async function serve(): Promise<void> {
-  let config: ReturnType<typeof loadConfig>;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`svc: configuration error: ${err.message}\n`);
-      process.exit(2);
-    }
-    throw err;
-  }
-  const server = await startServer(config, { pretty: process.stdout.isTTY === true });
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    server.log.info({ signal }, 'shutting down: finishing in-flight requests');
-    // A request that never finishes must not keep svc from stopping.
-    const force = setTimeout(() => {
-      server.log.error('shutdown took longer than 10 s; exiting anyway');
-      process.exit(1);
-    }, 10_000);
-    force.unref();
-    server.close().then(
-      () => {
-        server.log.info('stopped');
-        process.exit(0);
-      },
-      (err: unknown) => {
-        server.log.error({ err }, 'error while shutting down');
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
+function serve(): Promise<void> {
+  return serveUntilSignal(
+    'svc',
+    () => loadConfig(),
+    (config) => startServer(config, { pretty: process.stdout.isTTY === true }),
+  );
 }
 
 async function main(argv: string[]): Promise<void> {

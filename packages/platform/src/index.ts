@@ -4,3 +4,4 @@ export * from './env.js';
 export * from './errors.js';
 export * from './http/index.js';
 export * from './log.js';
+export * from './serve.js';
