@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { isMainThread } from 'node:worker_threads';
-import { ConfigError } from '@svc/platform';
+import { serveUntilSignal } from '@svc/platform';
 import { configVariables, loadConfig } from './config/index.js';
 import { startTelemetry } from './main.js';
 import { telemetryVersion } from './version.js';
@@ -16,39 +16,13 @@ Configuration comes from environment variables:
 ${configVariables.map(([name, def, what]) => `  ${name.padEnd(30)} ${what} (default ${def})`).join('\n')}
 `;
 
-async function serve(): Promise<void> {
-  let config: ReturnType<typeof loadConfig>;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`svc-telemetry: configuration error: ${err.message}\n`);
-      process.exit(2);
-    }
-    throw err;
-  }
-  const server = await startTelemetry(config, { pretty: process.stdout.isTTY === true });
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    server.log.info({ signal }, 'shutting down: finishing in-flight requests and queued writes');
-    // A request that never finishes must not keep the service from stopping.
-    const force = setTimeout(() => {
-      server.log.error('shutdown took longer than 10 s; exiting anyway');
-      process.exit(1);
-    }, 10_000);
-    force.unref();
-    server.close().then(
-      () => process.exit(0),
-      (err: unknown) => {
-        server.log.error({ err }, 'error while shutting down');
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
+function serve(): Promise<void> {
+  return serveUntilSignal(
+    'svc-telemetry',
+    () => loadConfig(),
+    (config) => startTelemetry(config, { pretty: process.stdout.isTTY === true }),
+    'in-flight requests and queued writes',
+  );
 }
 
 async function main(argv: string[]): Promise<void> {
