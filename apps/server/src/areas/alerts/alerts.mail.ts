@@ -1,7 +1,7 @@
 import type { AlertConfig } from '@svc/contract';
 import type { MailInstanceRecord } from '../../collectors/index.js';
 import { delaySeconds } from './alerts.config.js';
-import { type Base, compact, condition, type Observation, type UnitResult } from './alerts.rules.js';
+import { type Base, compact, condition, type Observation, offlineCondition, type UnitResult } from './alerts.rules.js';
 
 /** mail: queue depth (total, deferred, hold), oldest queued message, quarantine sizes; warn/crit pairs. */
 export function mailRules(c: AlertConfig, m: MailInstanceRecord): UnitResult {
@@ -17,16 +17,11 @@ export function mailRules(c: AlertConfig, m: MailInstanceRecord): UnitResult {
     category: 'offline',
   };
   const offline = m.status === 'offline';
-  const conn =
-    c.disableAllPMGOffline || o?.disableConnectivity
-      ? undefined
-      : condition(c, base, {
-          id: `pmg-offline-${m.id}`,
-          type: 'offline',
-          holds: offline,
-          level: 'critical',
-          message: `Mail gateway '${m.name}' is offline`,
-        });
+  const conn = offlineCondition(c, base, {
+    disabled: c.disableAllPMGOffline || o?.disableConnectivity,
+    offline,
+    what: 'Mail gateway',
+  });
   if (offline || m.status === 'unknown') return { owner, observations: compact([conn]), partial: true };
   const q = { total: 0, deferred: 0, hold: 0, oldest: 0 };
   for (const n of m.nodes) {

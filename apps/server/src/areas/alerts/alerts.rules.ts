@@ -92,6 +92,22 @@ const pick = (o: AlertOverride | undefined, key: keyof AlertOverride, d: Thresho
   (o?.[key] as ThresholdPair | undefined) ?? d;
 export const compact = (xs: Array<Observation | undefined>) => xs.filter((x): x is Observation => x !== undefined);
 
+/** The offline alert every instance kind has; undefined when it is switched off for the kind or the resource. */
+export function offlineCondition(
+  c: AlertConfig,
+  base: Base,
+  off: { disabled: boolean | undefined; offline: boolean; what: string },
+): Observation | undefined {
+  if (off.disabled) return undefined;
+  return condition(c, base, {
+    id: `${base.resourceType}-offline-${base.resourceId}`,
+    type: 'offline',
+    holds: off.offline,
+    level: 'critical',
+    message: `${off.what} '${base.resourceName}' is offline`,
+  });
+}
+
 export function nodeRules(c: AlertConfig, n: NodeRecord): UnitResult {
   const owner = `nodes:${n.id}`;
   const o = c.overrides[n.id];
@@ -105,16 +121,11 @@ export function nodeRules(c: AlertConfig, n: NodeRecord): UnitResult {
     category: 'offline',
   };
   const offline = n.status === 'offline';
-  const conn =
-    c.disableAllNodesOffline || o?.disableConnectivity
-      ? undefined
-      : condition(c, base, {
-          id: `node-offline-${n.id}`,
-          type: 'offline',
-          holds: offline,
-          level: 'critical',
-          message: `Node '${n.name}' is offline`,
-        });
+  const conn = offlineCondition(c, base, {
+    disabled: c.disableAllNodesOffline || o?.disableConnectivity,
+    offline,
+    what: 'Node',
+  });
   // An unreachable node reports zeros: its metric alerts are held, not falsely resolved.
   if (offline || n.status === 'unknown') return { owner, observations: compact([conn]), partial: true };
   const perf: Base = { ...base, category: 'performance' };
@@ -238,16 +249,11 @@ export function bakRules(c: AlertConfig, b: BakInstanceRecord): UnitResult {
     category: 'offline',
   };
   const offline = b.status === 'offline';
-  const conn =
-    c.disableAllPBSOffline || o?.disableConnectivity
-      ? undefined
-      : condition(c, base, {
-          id: `pbs-offline-${b.id}`,
-          type: 'offline',
-          holds: offline,
-          level: 'critical',
-          message: `Backup server '${b.name}' is offline`,
-        });
+  const conn = offlineCondition(c, base, {
+    disabled: c.disableAllPBSOffline || o?.disableConnectivity,
+    offline,
+    what: 'Backup server',
+  });
   if (offline || b.status === 'unknown') return { owner, observations: compact([conn]), partial: true };
   const d = c.pbsDefaults;
   const perf: Base = { ...base, category: 'performance' };
