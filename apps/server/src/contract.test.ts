@@ -28,14 +28,12 @@ describe('the contract', () => {
     expect(`${JSON.stringify(res.json(), null, 2)}\n`).toBe(renderOpenApi());
   });
 
-  it('binds every route in the table exactly once, and nothing else under /api', () => {
+  it('binds every route in the table exactly once', () => {
     const table = Object.values(routes).map((r) => `${r.method} ${toRouterPath(r.path)}`);
     expect(new Set(table).size).toBe(table.length);
     for (const r of Object.values(routes)) {
       expect(t.app.hasRoute({ method: r.method, url: toRouterPath(r.path) }), `${r.method} ${r.path}`).toBe(true);
     }
-    const printed = t.app.printRoutes({ commonPrefix: false, method: 'GET' });
-    expect(printed.length).toBeGreaterThan(0);
   });
 
   const nonPublic = Object.entries(routes).filter(([, r]) => r.access !== 'public');
