@@ -37,6 +37,8 @@ export class ApiClient {
   private ticket: Ticket | undefined;
   private login: Promise<Ticket> | undefined;
   private readonly refreshMs: number;
+  /** Token auth never changes: one header object for every request. */
+  private readonly tokenHeaders: Record<string, string> | undefined;
 
   constructor(
     private readonly sender: RequestSender,
@@ -45,14 +47,18 @@ export class ApiClient {
     private readonly opts: ApiClientOptions,
   ) {
     this.refreshMs = opts.ticketRefreshMs ?? TICKET_REFRESH_MS;
+    if (credentials.type === 'token' && style.tokenHeader)
+      this.tokenHeaders = { authorization: style.tokenHeader(credentials.tokenId, credentials.secret) };
   }
 
   /** GET and return the `data` of the envelope. */
   async get(path: string, query?: Record<string, QueryValue>, signal?: AbortSignal): Promise<unknown> {
+    if (this.tokenHeaders) return (await this.sender.send({ path, query, signal, headers: this.tokenHeaders })).data;
     return (await this.request({ method: 'GET', path, query, signal })).data;
   }
 
   async request(req: ApiRequest): Promise<ApiResponse> {
+    if (this.tokenHeaders) return this.sender.send({ ...req, headers: { ...req.headers, ...this.tokenHeaders } });
     const headers = await this.authHeaders(req.method ?? 'GET', req.signal);
     try {
       return await this.sender.send({ ...req, headers: { ...req.headers, ...headers } });
@@ -72,11 +78,8 @@ export class ApiClient {
 
   private async authHeaders(method: string, signal?: AbortSignal): Promise<Record<string, string>> {
     const c = this.credentials;
-    if (c.type === 'token') {
-      if (!this.style.tokenHeader)
-        throw new ApiError('auth', 'this product has no API tokens; use a user and password');
-      return { authorization: this.style.tokenHeader(c.tokenId, c.secret) };
-    }
+    // Token credentials with a token header never get here (see tokenHeaders).
+    if (c.type === 'token') throw new ApiError('auth', 'this product has no API tokens; use a user and password');
     const t = await this.currentTicket(signal);
     const headers: Record<string, string> = { cookie: `${this.style.cookie}=${encodeURIComponent(t.ticket)}` };
     if (method !== 'GET') headers.CSRFPreventionToken = t.csrf;

@@ -1,7 +1,7 @@
 import type { Clock } from '@svc/platform';
 import type { Dispatcher } from 'undici';
-import { undici } from '../platform/http/undici.js';
 import type { Timers } from '../platform/jobs/index.js';
+import { type DispatchLimits, dispatchText, type StopReason, type TextResponse } from './api.dispatch.js';
 import { ApiError, fromNetworkError, parseRetryAfter } from './api.errors.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -42,63 +42,83 @@ export interface TransportDeps {
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
 
 export function buildUrl(baseUrl: string, path: string, query?: Record<string, QueryValue>): string {
-  let url = `${baseUrl.replace(/\/+$/, '')}/api2/json${path}`;
-  if (query) {
-    const qs = new URLSearchParams();
-    for (const [k, v] of Object.entries(query))
-      if (v !== undefined) qs.set(k, typeof v === 'boolean' ? (v ? '1' : '0') : String(v));
-    const s = qs.toString();
-    if (s) url += `?${s}`;
+  const t = target(baseUrl);
+  return `${t.origin}${pathWithQuery(t, path, query)}`;
+}
+
+interface Target {
+  origin: string;
+  /** Path prefix up to and including `/api2/json`. */
+  prefix: string;
+}
+
+/** Endpoints are few and long-lived: split each base URL once, not per request. */
+const targets = new Map<string, Target>();
+
+function target(baseUrl: string): Target {
+  let t = targets.get(baseUrl);
+  if (!t) {
+    const url = new URL(baseUrl);
+    t = { origin: url.origin, prefix: `${url.pathname.replace(/\/+$/, '')}/api2/json` };
+    targets.set(baseUrl, t);
   }
-  return url;
+  return t;
+}
+
+function pathWithQuery(t: Target, path: string, query: Record<string, QueryValue> | undefined): string {
+  const p = t.prefix + path;
+  if (!query) return p;
+  const qs = new URLSearchParams();
+  for (const k in query) {
+    const v = query[k];
+    if (v !== undefined) qs.set(k, typeof v === 'boolean' ? (v ? '1' : '0') : String(v));
+  }
+  const s = qs.toString();
+  return s ? `${p}?${s}` : p;
 }
 
 /** Send one request to one endpoint; every failure comes back as a typed ApiError. */
 export async function sendRequest(endpoint: Endpoint, req: ApiRequest, deps: TransportDeps): Promise<ApiResponse> {
-  const ctrl = new AbortController();
+  const t = target(endpoint.baseUrl);
   const timeoutMs = req.timeoutMs ?? deps.timeoutMs;
-  let timedOut = false;
-  const timer = deps.timers.setTimeout(() => {
-    timedOut = true;
-    ctrl.abort(new Error('timeout'));
-  }, timeoutMs);
-  const onAbort = () => ctrl.abort(req.signal?.reason);
-  if (req.signal?.aborted) onAbort();
-  else req.signal?.addEventListener('abort', onAbort, { once: true });
+  const path = req.path;
+  let res: TextResponse;
   try {
-    const res = await undici().request(buildUrl(endpoint.baseUrl, req.path, req.query), {
-      method: req.method ?? 'GET',
-      dispatcher: endpoint.dispatcher,
-      headers: buildHeaders(req),
-      body: req.form ? new URLSearchParams(req.form).toString() : undefined,
-      signal: ctrl.signal,
-    });
-    const text = await readText(res, req.path);
-    return interpret(res.statusCode, res.headers, text, req.path, deps.clock.now());
+    res = await dispatchText(
+      endpoint.dispatcher,
+      {
+        origin: t.origin,
+        path: pathWithQuery(t, path, req.query),
+        method: req.method ?? 'GET',
+        headers: buildHeaders(req),
+        body: req.form ? new URLSearchParams(req.form).toString() : null,
+      },
+      {
+        timers: deps.timers,
+        timeoutMs,
+        signal: req.signal,
+        maxBytes: MAX_BODY_BYTES,
+        stopError,
+        path,
+      },
+    );
   } catch (err) {
-    if (timedOut) throw new ApiError('connectivity', `timeout after ${timeoutMs} ms`, { path: req.path });
-    if (req.signal?.aborted) throw new ApiError('aborted', 'request aborted', { path: req.path });
-    throw fromNetworkError(err, req.path);
-  } finally {
-    deps.timers.clearTimeout(timer);
-    req.signal?.removeEventListener('abort', onAbort);
+    throw fromNetworkError(err, path);
   }
+  return interpret(res.status, res.headers, res.text, path, deps.clock.now());
+}
+
+function stopError(why: StopReason, limits: DispatchLimits): ApiError {
+  const { path } = limits;
+  if (why === 'timeout') return new ApiError('connectivity', `timeout after ${limits.timeoutMs} ms`, { path });
+  if (why === 'aborted') return new ApiError('aborted', 'request aborted', { path });
+  return new ApiError('malformed', `response larger than ${limits.maxBytes} bytes`, { path });
 }
 
 function buildHeaders(req: ApiRequest): Record<string, string> {
   const headers: Record<string, string> = { accept: 'application/json', ...req.headers };
   if (req.form) headers['content-type'] = 'application/x-www-form-urlencoded';
   return headers;
-}
-
-/** undici's own body consumer is much cheaper than iterating chunks; the size limit comes from the header. */
-async function readText(res: Dispatcher.ResponseData, path: string): Promise<string> {
-  const length = Number(res.headers['content-length'] ?? 0);
-  if (length > MAX_BODY_BYTES) {
-    res.body.destroy();
-    throw new ApiError('malformed', `response larger than ${MAX_BODY_BYTES} bytes`, { path });
-  }
-  return res.body.text();
 }
 
 function interpret(
