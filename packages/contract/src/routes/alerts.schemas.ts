@@ -178,12 +178,18 @@ const grouping = z.object({
   byNode: z.boolean(),
   byGuest: z.boolean(),
 });
+export const recoveryRoutings = ['alerted-channels', 'all-channels'] as const;
+const recoveryRouting = z.enum(recoveryRoutings);
+export type RecoveryRouting = z.infer<typeof recoveryRouting>;
 const schedule = z.object({
   quietHours,
   cooldown: z.number().int().min(0).max(10_080).describe('Minutes between repeat notices of one alert; 0 = never'),
   maxAlertsHour: z.number().int().min(1).max(1000).describe('Repeat notices per alert per hour'),
   notifyOnResolve: z.boolean(),
   notifyOnResolveAcknowledged: z.boolean().describe('Announce the recovery of an acknowledged alert too'),
+  recoveryRouting: recoveryRouting.describe(
+    'alerted-channels: a recovery goes to the enabled channels that were sent the alert; all-channels: to every enabled channel',
+  ),
   escalation,
   grouping,
 });

@@ -76,6 +76,7 @@ export function defaultAlertConfig(): AlertConfig {
       maxAlertsHour: 10,
       notifyOnResolve: true,
       notifyOnResolveAcknowledged: true,
+      recoveryRouting: 'alerted-channels',
       escalation: {
         enabled: false,
         levels: [

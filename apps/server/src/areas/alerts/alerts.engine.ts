@@ -224,7 +224,12 @@ export function issue(step: Step, s: KeyState, event: NoticeEvent): void {
     s.notifyTimes = [...s.notifyTimes.filter((t) => step.now - t < HOUR), step.now];
     s.alert.lastNotified = iso(step.now);
   }
-  const dueAt = deferredUntil(c, step.now, s.alert.level, s.category);
+  let dueAt = deferredUntil(c, step.now, s.alert.level, s.category);
+  // A recovery never overtakes its own announcement: the channels it goes to are those the announcement reached.
+  if (event === 'resolved') {
+    dueAt = Math.max(dueAt, s.announcedDueAt ?? 0);
+    s.announcedDueAt = undefined;
+  } else s.announcedDueAt = Math.max(dueAt, s.announcedDueAt ?? 0);
   const alert: AlertRecord = structuredClone(s.alert);
   if (event === 'resolved') alert.metadata = { ...alert.metadata, resolvedTime: iso(step.now) };
   if (dueAt > step.now) alert.metadata = { ...alert.metadata, quietHoursDeferredUntil: iso(dueAt) };

@@ -14,6 +14,8 @@ export interface KeyState {
   /** What receivers were last told about this key: decides whether a recovery is owed. */
   lastSent?: Extract<NoticeEvent, 'firing' | 'resolved' | 'flapping'>;
   lastNotifiedAt?: number;
+  /** Latest hand-over time of this occurrence's announcements: quiet hours may hold one past `now`. */
+  announcedDueAt?: number;
   /** Times of firing/reminder/escalated notices in the last hour (maxAlertsHour). */
   notifyTimes: number[];
   /** Fire and resolve times inside the flapping window. */

@@ -1,4 +1,4 @@
-import type { AlertRecord } from '@svc/contract';
+import type { AlertRecord, RecoveryRouting } from '@svc/contract';
 
 export type NoticeEvent = 'firing' | 'resolved' | 'reminder' | 'escalated' | 'flapping';
 
@@ -14,6 +14,8 @@ export interface AlertNotice {
   alert: AlertRecord;
   /** Unix ms of the decision; a notice deferred by quiet hours is handed over later with the same `at`. */
   at: number;
+  /** Recoveries only: `schedule.recoveryRouting` at hand-over time. */
+  routing?: RecoveryRouting;
 }
 
 /**

@@ -68,11 +68,13 @@ export function createAlertRunner(deps: RunnerDeps) {
         for (;;) {
           const rows = await deps.store.dueNotices(deps.clock.now(), DRAIN_BATCH);
           if (rows.length === 0) return;
+          const routing = deps.config().schedule.recoveryRouting;
           const notices: AlertNotice[] = rows.map((r) => ({
             eventId: noticeEventId(r.alert_id, r.event, Number(r.seq)),
             event: r.event as AlertNotice['event'],
             alert: JSON.parse(r.alert) as AlertRecord,
             at: Number(r.at),
+            ...(r.event === 'resolved' ? { routing } : {}),
           }));
           await deps.sink.deliver(notices);
           await deps.store.markHanded(

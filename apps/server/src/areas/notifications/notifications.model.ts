@@ -32,7 +32,11 @@ export interface Notice {
   alert: NoticeAlert;
   /** When the engine emitted it (Unix ms). */
   at: number;
+  /** Recoveries only: the channels that got the alert (default) or every enabled channel. */
+  routing?: RecoveryRouting;
 }
+
+export type RecoveryRouting = 'alerted-channels' | 'all-channels';
 
 export type TemplateData = Record<string, unknown>;
 

@@ -158,7 +158,7 @@ describe('delivery pipeline', () => {
   it('groups firings within the window into one message; resolved notices go out on their own at once', async () => {
     await setUp(() => ({ status: 204 }), { groupWindowMs: 30_000 });
     await h.area.sink.deliver([notice(1), notice(2)]);
-    await h.area.sink.deliver([notice(3, 'resolved')]);
+    await h.area.sink.deliver([{ ...notice(3, 'resolved'), routing: 'all-channels' }]);
     await h.area.worker.runNow();
     expect(rx.received).toHaveLength(1);
     expect(JSON.parse(rx.received[0]!.body).event).toBe('resolved');

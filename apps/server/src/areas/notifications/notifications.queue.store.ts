@@ -1,5 +1,13 @@
 import type { Kysely, Selectable } from 'kysely';
 import { type Database, type Db, DEFAULT_ORG } from '../../platform/db/index.js';
+import {
+  ANNOUNCING,
+  channelKey,
+  type Occurrence,
+  type ReceiptChanges,
+  readReceipts,
+  writeReceipts,
+} from './notifications.receipts.js';
 
 export type QueueRow = Selectable<Database['notification_queue']>;
 export type QueueStatus = 'pending' | 'sending' | 'sent' | 'failed' | 'dlq';
@@ -35,8 +43,36 @@ export function createQueueStore(handle: Db) {
   }
 
   return {
-    /** All rows of one hand-over in one transaction: either every notice x channel is queued or none. */
-    enqueue: (rows: Omit<QueueRow, 'org_id'>[]) => db.transaction().execute((trx) => insertRows(trx, rows)),
+    /**
+     * All rows of one hand-over and the receipts they change in one transaction: either every notice x channel
+     * is queued (and remembered for the recovery) or none.
+     */
+    enqueue: (rows: Omit<QueueRow, 'org_id'>[], receipts?: ReceiptChanges) =>
+      db.transaction().execute(async (trx) => {
+        await insertRows(trx, rows);
+        if (receipts) await writeReceipts(trx, org, receipts, rows[0]?.created_at ?? 0);
+      }),
+
+    /** Channel keys that were queued an announcement, per occurrence key. */
+    receipts: (occurrences: readonly Occurrence[]) => readReceipts(db, org, occurrences),
+
+    /** Latest due time of announcements still waiting (group window, backoff), per alert id and channel key. */
+    async waitingAnnouncements(alertIds: readonly string[]): Promise<Map<string, number>> {
+      const out = new Map<string, number>();
+      for (const part of chunks([...new Set(alertIds)], 200)) {
+        const rows = await db
+          .selectFrom('notification_queue')
+          .select(['alert_id', 'channel', 'channel_id', (eb) => eb.fn.max('next_attempt_at').as('due')])
+          .where('org_id', '=', org)
+          .where('alert_id', 'in', part)
+          .where('status', 'in', ['pending', 'sending'])
+          .where('event', 'in', [...ANNOUNCING])
+          .groupBy(['alert_id', 'channel', 'channel_id'])
+          .execute();
+        for (const r of rows) out.set(`${r.alert_id}\u0000${channelKey(r.channel, r.channel_id)}`, Number(r.due));
+      }
+      return out;
+    },
 
     /** After a crash, rows a dead process was sending go out again (at-least-once, same event id). */
     async recoverSending(now: number): Promise<number> {
@@ -191,7 +227,7 @@ export function createQueueStore(handle: Db) {
         .limit(limit)
         .execute(),
 
-    /** Retention: finished rows and history 7 days, dead letters 30 days. */
+    /** Retention: finished rows and history 7 days, dead letters and receipts 30 days. */
     async purge(now: number): Promise<void> {
       const day = 86_400_000;
       await db
@@ -208,6 +244,12 @@ export function createQueueStore(handle: Db) {
         .deleteFrom('notification_attempts')
         .where('org_id', '=', org)
         .where('at', '<', now - 7 * day)
+        .execute();
+      // Refreshed by every reminder; an occurrence silent for 30 days gets no recovery.
+      await db
+        .deleteFrom('notification_receipts')
+        .where('org_id', '=', org)
+        .where('at', '<', now - 30 * day)
         .execute();
     },
   };

@@ -5,6 +5,7 @@ import type { ChannelRegistry } from './notifications.channels.js';
 import type { Notice } from './notifications.model.js';
 import type { DeliveryPolicy } from './notifications.policy.js';
 import type { QueueRow, QueueStore } from './notifications.queue.store.js';
+import { ANNOUNCING, channelKey, occurrenceKey, occurrenceOf, type ReceiptChanges } from './notifications.receipts.js';
 
 export interface NoticeSink {
   /** Queues every notice for every enabled channel, durably, before returning. */
@@ -64,23 +65,77 @@ export function createSink(d: SinkDeps) {
     };
   }
 
+  async function enabledTargets(): Promise<Array<{ kind: ChannelKind; id: string }>> {
+    const out: Array<{ kind: ChannelKind; id: string }> = [];
+    for (const kind of Object.keys(d.channels) as ChannelKind[])
+      for (const t of await d.channels[kind].targets()) out.push({ kind, id: t.id });
+    return out;
+  }
+
   async function fanOut(notices: readonly Notice[], opts: { maxAttempts: number; dueAt?: number }): Promise<Row[]> {
     const now = d.clock.now();
     const rows: Row[] = [];
-    for (const kind of Object.keys(d.channels) as ChannelKind[]) {
-      const targets = await d.channels[kind].targets();
-      for (const t of targets) for (const n of notices) rows.push(row(n, kind, t.id, now, opts));
-    }
+    for (const t of await enabledTargets()) for (const n of notices) rows.push(row(n, t.kind, t.id, now, opts));
     return rows;
+  }
+
+  /**
+   * Live notices: announcements go to every enabled channel and leave a receipt per channel; a recovery goes to
+   * the enabled channels holding a receipt for its occurrence (or to all, when the notice says so), never before
+   * an announcement of the same alert still waiting on that channel, and uses the receipts up.
+   */
+  async function route(notices: readonly Notice[]): Promise<{ rows: Row[]; receipts: ReceiptChanges }> {
+    const now = d.clock.now();
+    const maxAttempts = d.policy().maxAttempts;
+    const targets = await enabledTargets();
+    const recoveries = notices.filter((n) => n.event === 'resolved');
+    const held = recoveries.length ? await d.queue.receipts(recoveries.map(occurrenceOf)) : new Map();
+    const waiting = recoveries.length
+      ? await d.queue.waitingAnnouncements(recoveries.map((n) => n.alert.id))
+      : new Map();
+    const rows: Row[] = [];
+    const receipts: ReceiptChanges = { add: [], drop: [] };
+    for (const n of notices) {
+      const occ = occurrenceOf(n);
+      const key = occurrenceKey(occ);
+      if (n.event === 'resolved') {
+        const got: Set<string> = held.get(key) ?? new Set();
+        for (const t of targets) {
+          const ck = channelKey(t.kind, t.id);
+          if (n.routing !== 'all-channels' && !got.has(ck)) continue;
+          const wait: number | undefined = waiting.get(`${n.alert.id}\u0000${ck}`);
+          rows.push(
+            row(n, t.kind, t.id, now, { maxAttempts, dueAt: wait !== undefined && wait > now ? wait : undefined }),
+          );
+        }
+        held.delete(key);
+        receipts.drop.push(occ);
+        continue;
+      }
+      const announces = ANNOUNCING.has(n.event);
+      const got: Set<string> = held.get(key) ?? new Set();
+      for (const t of targets) {
+        const r = row(n, t.kind, t.id, now, { maxAttempts });
+        rows.push(r);
+        if (!announces) continue;
+        const ck = channelKey(t.kind, t.id);
+        got.add(ck);
+        receipts.add.push({ ...occ, channel: t.kind, channelId: t.id, eventId: n.eventId });
+        const wk = `${n.alert.id}\u0000${ck}`;
+        waiting.set(wk, Math.max(waiting.get(wk) ?? 0, r.next_attempt_at));
+      }
+      if (announces) held.set(key, got);
+    }
+    return { rows, receipts };
   }
 
   return {
     async deliver(notices: readonly Notice[]): Promise<void> {
       if (notices.length === 0) return;
-      const rows = await fanOut(notices, { maxAttempts: d.policy().maxAttempts });
-      if (rows.length === 0) return;
-      await d.queue.enqueue(rows);
-      d.kick();
+      const { rows, receipts } = await route(notices);
+      if (rows.length === 0 && receipts.add.length === 0 && receipts.drop.length === 0) return;
+      await d.queue.enqueue(rows, receipts);
+      if (rows.length) d.kick();
     },
     /** Rows for a test notice: one attempt, held back from the background worker so the caller sends them. */
     async enqueueTest(notice: Notice): Promise<Row[]> {

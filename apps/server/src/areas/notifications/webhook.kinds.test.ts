@@ -26,6 +26,8 @@ const notice = (event: Notice['event'], level = 'critical'): Notice => ({
     lastSeen: Date.UTC(2026, 10, 22, 12, 0, 0),
     acknowledged: false,
   },
+  // Formats only: a recovery here has no earlier firing to route by.
+  ...(event === 'resolved' ? { routing: 'all-channels' as const } : {}),
 });
 
 let h: Harness;

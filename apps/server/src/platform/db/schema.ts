@@ -262,6 +262,17 @@ export interface AlertNoticesTable {
   alert: string;
 }
 
+/** Channels queued an announcement of one alert occurrence (migration 009): where its recovery goes. */
+export interface NotificationReceiptsTable {
+  org_id: string;
+  alert_id: string;
+  start_ms: number;
+  channel: string;
+  channel_id: string;
+  event_id: string;
+  at: number;
+}
+
 export interface Database {
   nodes: NodesTable;
   setup_tokens: SetupTokensTable;
@@ -290,6 +301,7 @@ export interface Database {
   alert_history: AlertHistoryTable;
   alert_incidents: AlertIncidentsTable;
   alert_notices: AlertNoticesTable;
+  notification_receipts: NotificationReceiptsTable;
 }
 
 export const DEFAULT_ORG = 'default';

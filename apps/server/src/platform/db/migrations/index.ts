@@ -7,6 +7,7 @@ import { m005Nodes } from './005-nodes.js';
 import { m006Notifications } from './006-notifications.js';
 import { m007Resources } from './007-resources.js';
 import { m008Alerts } from './008-alerts.js';
+import { m009NotificationReceipts } from './009-notification-receipts.js';
 
 /** In order; append only. */
 export const migrations: readonly Migration[] = [
@@ -18,4 +19,5 @@ export const migrations: readonly Migration[] = [
   m006Notifications,
   m007Resources,
   m008Alerts,
+  m009NotificationReceipts,
 ];
