@@ -14,14 +14,7 @@ import { obj, str } from '../map.coerce.js';
 import type { GuestRecord, NodeRecord, StorageRecord } from '../model.js';
 import { RateTracker } from '../rate.js';
 import { createHvClient } from './hv.client.js';
-import {
-  buildGuest,
-  type GuestDetail,
-  type GuestListItem,
-  type GuestType,
-  guestId,
-  mapGuestList,
-} from './hv.guest.map.js';
+import { buildGuest, type GuestDetail, type GuestListItem, guestId, mapGuestList } from './hv.guest.map.js';
 import {
   type HvContext,
   type HvNodeListItem,
@@ -74,7 +67,6 @@ export function createHvCollector(cfg: InstanceConfig, deps: CollectorDeps): Col
       (n) => fetchNodeAndGuests(api, ctx, n, work, warnings, signal),
       signal,
     );
-    const refs = fetched.flatMap((f) => f.guests);
     const guests = await Promise.all(work.pending);
     rates.sweep();
     const result: HvPollResult = {
@@ -89,7 +81,7 @@ export function createHvCollector(cfg: InstanceConfig, deps: CollectorDeps): Col
     };
     if (slowEvery > 0 && cycle++ % slowEvery === 0) {
       result.slow = await collectSlow(api, ctx, {
-        refs,
+        refs: fetched.flatMap((f) => f.guests),
         storage: result.storage,
         nodes: list,
         concurrency,
@@ -158,10 +150,9 @@ async function fetchNode(
     record.status = 'warning';
     record.connectionHealth = 'degraded';
   }
-  const guests: GuestRef[] = [
-    ...mapGuestList(qemu).map((g) => ({ node: item.node, type: 'qemu' as GuestType, item: g })),
-    ...mapGuestList(lxc).map((g) => ({ node: item.node, type: 'lxc' as GuestType, item: g })),
-  ];
+  const guests: GuestRef[] = [];
+  for (const g of mapGuestList(qemu)) guests.push({ node: item.node, type: 'qemu', item: g });
+  for (const g of mapGuestList(lxc)) guests.push({ node: item.node, type: 'lxc', item: g });
   return { record, guests, storage: storage === undefined ? [] : mapStorage(ctx, item.node, storage) };
 }
 

@@ -1,4 +1,4 @@
-import { bool, isObj, num, obj, objects, optStr, percent, str } from '../map.coerce.js';
+import { bool, isObj, type Json, num, obj, objects, optStr, percent, str } from '../map.coerce.js';
 import type { DiskSource, DiskUsage, GuestRecord, GuestSnapshot, MemorySource, MemoryUsage } from '../model.js';
 import type { HvContext } from './hv.map.js';
 
@@ -38,43 +38,46 @@ export interface GuestDetail {
 export const guestId = (ctx: HvContext, node: string, vmid: number): string => `${ctx.instance}:${node}:${vmid}`;
 
 export function mapGuestList(data: unknown): GuestListItem[] {
-  return objects(data)
-    .filter((g) => num(g.vmid, -1) >= 0)
-    .map((g) => {
-      const item: GuestListItem = {
-        vmid: num(g.vmid),
-        name: str(g.name, `guest-${num(g.vmid)}`),
-        status: str(g.status, 'unknown'),
-        cpu: num(g.cpu),
-        cpus: num(g.cpus, num(g.maxcpu)),
-        mem: num(g.mem),
-        maxmem: num(g.maxmem),
-        disk: num(g.disk),
-        maxdisk: num(g.maxdisk),
-        netin: num(g.netin),
-        netout: num(g.netout),
-        diskread: num(g.diskread),
-        diskwrite: num(g.diskwrite),
-        uptime: num(g.uptime),
-        template: bool(g.template),
-      };
-      const tags = optStr(g.tags);
-      const lock = optStr(g.lock);
-      if (tags) item.tags = tags;
-      if (lock) item.lock = lock;
-      return item;
-    });
+  const out: GuestListItem[] = [];
+  if (!Array.isArray(data)) return out;
+  for (const g of data) if (isObj(g) && num(g.vmid, -1) >= 0) out.push(mapGuestItem(g));
+  return out;
 }
+
+function mapGuestItem(g: Json): GuestListItem {
+  const item: GuestListItem = {
+    vmid: num(g.vmid),
+    name: str(g.name, `guest-${num(g.vmid)}`),
+    status: str(g.status, 'unknown'),
+    cpu: num(g.cpu),
+    cpus: num(g.cpus, num(g.maxcpu)),
+    mem: num(g.mem),
+    maxmem: num(g.maxmem),
+    disk: num(g.disk),
+    maxdisk: num(g.maxdisk),
+    netin: num(g.netin),
+    netout: num(g.netout),
+    diskread: num(g.diskread),
+    diskwrite: num(g.diskwrite),
+    uptime: num(g.uptime),
+    template: bool(g.template),
+  };
+  const tags = optStr(g.tags);
+  const lock = optStr(g.lock);
+  if (tags) item.tags = tags;
+  if (lock) item.lock = lock;
+  return item;
+}
+
+const MEM_TOTAL = /^MemTotal:\s+(\d+)/m;
+const MEM_AVAILABLE = /^MemAvailable:\s+(\d+)/m;
+const kbToBytes = (m: RegExpExecArray | null): number | undefined => (m ? Number(m[1]) * 1024 : undefined);
 
 /** GET .../agent/file-read?file=/proc/meminfo → `{content}`; values are kB. */
 export function parseMeminfo(data: unknown): { total: number; available: number } | undefined {
   const content = str(obj(data).content);
-  const kb = (key: string) => {
-    const m = new RegExp(`^${key}:\\s+(\\d+)`, 'm').exec(content);
-    return m ? Number(m[1]) * 1024 : undefined;
-  };
-  const total = kb('MemTotal');
-  const available = kb('MemAvailable');
+  const total = kbToBytes(MEM_TOTAL.exec(content));
+  const available = kbToBytes(MEM_AVAILABLE.exec(content));
   if (!total || available === undefined) return undefined;
   return { total, available: Math.min(available, total) };
 }
