@@ -1,19 +1,12 @@
-import type { RouteDef } from '@svc/contract';
-import {
-  AppError,
-  bindRoutes,
-  type Clock,
-  genRequestId,
-  installErrorHandling,
-  type Logger,
-  systemClock,
-} from '@svc/platform';
+import { bindRoutes, type Clock, genRequestId, installErrorHandling, type Logger, systemClock } from '@svc/platform';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { TelemetryConfig } from './config/index.js';
 import { telemetryRoutes } from './contract.js';
 import { dashboardAssets } from './dashboard/dashboard.assets.js';
 import type { SqlRunner } from './db/index.js';
 import { installLenientJson } from './http/http.body.js';
+import { frontDoor } from './http/http.front-door.js';
+import { IngestEndpoint, type IngestRoute } from './http/http.ingest.js';
 import { telemetryOpenApi } from './http/http.openapi.js';
 import { FixedWindowLimiter } from './http/http.rate-limit.js';
 import { telemetryHandlers } from './http/http.routes.js';
@@ -36,10 +29,25 @@ export interface AppDeps {
 /** Largest accepted report or update; real ones are under 1 KiB, error texts are capped by the client. */
 export const BODY_LIMIT = 16 * 1024;
 
-/** Builds the HTTP app without listening: every route test calls this and uses `inject`. */
+/**
+ * Builds the HTTP app without listening: every route test calls this and uses `inject`. The two ingest
+ * routes are served by the IngestEndpoint: on a listening server straight from node:http (the front door),
+ * under `inject` through a Fastify route that hands the raw request over, so tests exercise the same code.
+ */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const clock = deps.clock ?? systemClock;
+  const ingest = createIngestService({ writer: deps.writer, clock, log: deps.log });
+  const endpoint = new IngestEndpoint({
+    ingest,
+    log: deps.log,
+    bodyLimit: BODY_LIMIT,
+    limiter:
+      deps.config.rateLimitPerMinute > 0 ? new FixedWindowLimiter(deps.config.rateLimitPerMinute, clock) : undefined,
+    trustProxy: deps.config.trustProxy,
+    validateResponses: deps.validateResponses,
+  });
   const app = Fastify({
+    serverFactory: frontDoor(endpoint),
     loggerInstance: deps.log as FastifyBaseLogger,
     // Request logging would write client addresses; only method, path, status and time are logged below.
     logController: new LogController({ disableRequestLogging: true }),
@@ -61,15 +69,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // After the platform's handling, which installs its own strict JSON parser that this one replaces.
   installLenientJson(app);
   installCors(app);
-  if (deps.config.rateLimitPerMinute > 0)
-    installRateLimit(app, new FixedWindowLimiter(deps.config.rateLimitPerMinute, clock));
+  routeIngest(app, endpoint);
 
-  const ingest = createIngestService({ writer: deps.writer, clock, log: deps.log });
   const stats = createStatsService(createStatsStore(deps.runner));
+  const { postReport: _r, postStatusUpdate: _u, ...fastifyRoutes } = telemetryRoutes;
   bindRoutes(app, {
-    routes: telemetryRoutes,
+    routes: fastifyRoutes,
     handlers: telemetryHandlers({
-      ingest,
       stats,
       runner: deps.runner,
       openapi: telemetryOpenApi(deps.version ?? '0.0.0'),
@@ -99,21 +105,28 @@ function installCors(app: FastifyInstance): void {
   });
 }
 
-function installRateLimit(app: FastifyInstance, limiter: FixedWindowLimiter): void {
-  app.addHook('onRequest', async (req, reply) => {
-    const route = (req.routeOptions.config as { route?: RouteDef } | undefined)?.route;
-    if (!route?.rateLimit) return;
-    const d = limiter.hit(req.ip);
-    reply.header('ratelimit-limit', String(d.limit));
-    reply.header('ratelimit-remaining', String(d.remaining));
-    reply.header('ratelimit-reset', String(d.resetSeconds));
-    if (!d.allowed) {
-      throw new AppError(
-        'rate_limited',
-        `Too many reports from this address: at most ${d.limit} a minute. Try again in ${d.resetSeconds} s.`,
-        undefined,
-        { 'retry-after': String(d.resetSeconds) },
-      );
-    }
+/**
+ * The ingest routes as Fastify sees them: for requests that reach Fastify anyway (`inject`), the raw request
+ * is handed to the endpoint before Fastify reads the body. Stopping marks the endpoint so its last answers
+ * close their connections (Fastify only closes the idle ones, and a keep-alive client would hold the server).
+ */
+function routeIngest(app: FastifyInstance, endpoint: IngestEndpoint): void {
+  const routes: [IngestRoute, string][] = [
+    ['report', telemetryRoutes.postReport.path],
+    ['update', telemetryRoutes.postStatusUpdate.path],
+  ];
+  for (const [route, url] of routes) {
+    app.route({
+      method: 'POST',
+      url,
+      onRequest: (req, reply, _done) => {
+        reply.hijack();
+        endpoint.serve(route, req.raw, reply.raw);
+      },
+      handler: async () => undefined,
+    });
+  }
+  app.addHook('preClose', async () => {
+    endpoint.closing = true;
   });
 }

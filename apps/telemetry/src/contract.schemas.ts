@@ -5,14 +5,16 @@ import { normalizeStatus, statuses } from './ingest/ingest.status.js';
  * Request and response shapes of svc-telemetry. Liberal where real bash clients are sloppy (numbers as
  * strings, `32G`, extra fields, null for an empty variable), strict where it matters (type, id, status).
  */
+export const UUID_PATTERN = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+
 const uuid = z
   .string({ error: 'must be a UUID string' })
   .trim()
-  .regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, 'must be a UUID')
+  .regex(UUID_PATTERN, 'must be a UUID')
   .transform((s) => s.toLowerCase());
 
 /** A number, a numeric string or nothing (absent, null, ""), bounded; a unit letter is allowed where given. */
-function looseNumber(opts: { max: number; integer: boolean; unit?: string }) {
+function looseNumber(opts: { readonly max: number; readonly integer: boolean; readonly unit?: string }) {
   const what = `${opts.integer ? 'a whole number' : 'a number'} from 0 to ${opts.max}`;
   const unit = opts.unit ? `[${opts.unit.toLowerCase()}${opts.unit.toUpperCase()}]?` : '';
   const pattern = new RegExp(`^\\s*(\\d+(?:\\.\\d+)?)\\s*${unit}\\s*$`);
@@ -67,28 +69,50 @@ const statusField = (fallback: string) =>
       return s;
     });
 
+/** The original client's placeholder for an unreadable hypervisor version. */
+export const NOT_FOUND = 'not found';
+
+/** What a status update's error is when the client sends none (the spec's default). */
+export const NO_ERROR_MESSAGE = 'No error message';
+
+/** Bounds of the report's numbers and texts, shared with the fast reader (contract.readers.ts). */
+export const reportNumbers = {
+  ct_type: { max: 2, integer: true },
+  disk_size: { max: 1_000_000, integer: false, unit: 'G' },
+  core_count: { max: 4096, integer: true },
+  ram_size: { max: 16 * 1024 * 1024, integer: true },
+} as const;
+export const reportTexts = {
+  os_type: 32,
+  os_version: 32,
+  disableip6: 8,
+  method: 32,
+  hv_version: 32,
+  pve_version: 32,
+} as const;
+export const NSAPP_MAX = 64;
+
 export const installReport = z
   .object({
     random_id: uuid,
     type: z.enum(['lxc', 'vm'], { error: 'must be lxc or vm' }),
-    nsapp: text(64, 'the application name'),
-    ct_type: looseNumber({ max: 2, integer: true }),
-    disk_size: looseNumber({ max: 1_000_000, integer: false, unit: 'G' }),
-    core_count: looseNumber({ max: 4096, integer: true }),
-    ram_size: looseNumber({ max: 16 * 1024 * 1024, integer: true }),
-    os_type: text(32),
-    os_version: text(32),
-    disableip6: text(8),
-    method: text(32),
-    hv_version: text(32),
+    nsapp: text(NSAPP_MAX, 'the application name'),
+    ct_type: looseNumber(reportNumbers.ct_type),
+    disk_size: looseNumber(reportNumbers.disk_size),
+    core_count: looseNumber(reportNumbers.core_count),
+    ram_size: looseNumber(reportNumbers.ram_size),
+    os_type: text(reportTexts.os_type),
+    os_version: text(reportTexts.os_version),
+    disableip6: text(reportTexts.disableip6),
+    method: text(reportTexts.method),
+    hv_version: text(reportTexts.hv_version),
     /** What the original clients called hv_version; accepted so they can report unchanged. */
-    pve_version: text(32),
+    pve_version: text(reportTexts.pve_version),
     status: statusField('installing'),
   })
   .transform(({ pve_version, ...r }) => {
     const hv = r.hv_version || pve_version;
-    // The original client's placeholder for "could not read the version".
-    return { ...r, hv_version: hv === 'not found' ? '' : hv };
+    return { ...r, hv_version: hv === NOT_FOUND ? '' : hv };
   })
   .meta({ id: 'InstallReport' });
 export type InstallReport = z.infer<typeof installReport>;
@@ -104,7 +128,7 @@ export const statusUpdate = z
       .union([z.string(), z.number()], { error: 'must be a string' })
       .optional()
       .nullable()
-      .transform((v) => (v === undefined || v === null ? 'No error message' : String(v).slice(0, ERROR_MAX))),
+      .transform((v) => (v === undefined || v === null ? NO_ERROR_MESSAGE : String(v).slice(0, ERROR_MAX))),
   })
   .meta({ id: 'StatusUpdate' });
 export type StatusUpdate = z.infer<typeof statusUpdate>;

@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseLenientJson } from '../src/http/http.body.js';
 import { createTestTelemetry, type TestTelemetry } from '../src/testing/app.js';
 
 export const FUNC = new URL('../client/telemetry.func', import.meta.url).pathname;
@@ -15,15 +16,32 @@ export interface Seen {
   body: unknown;
 }
 
-/** The real service on a loopback port, recording what arrives (after parsing) and the answer. */
+/**
+ * The real service on a loopback port, recording what arrives (after JSON parsing) and the answer. Recorded
+ * at the HTTP server, since the ingest routes never pass through Fastify's hooks.
+ */
 export async function startService(): Promise<{ t: TestTelemetry; url: string; seen: Seen[] }> {
   const t = await createTestTelemetry({ env: { SVC_TELEMETRY_RATE_LIMIT: '0' } });
   const seen: Seen[] = [];
-  t.app.addHook('onResponse', async (req, reply) => {
-    seen.push({ method: req.method, url: req.url, status: reply.statusCode, body: req.body });
+  t.app.server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    res.on('finish', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      seen.push({ method: req.method ?? '', url: req.url ?? '', status: res.statusCode, body: parsed(text) });
+    });
   });
   const url = await t.app.listen({ port: 0, host: '127.0.0.1' });
   return { t, url, seen };
+}
+
+function parsed(text: string): unknown {
+  if (text === '') return undefined;
+  try {
+    return parseLenientJson(text);
+  } catch {
+    return text;
+  }
 }
 
 /** Answers every request with a redirect (301 under /r301, 302 under /r302) to the same path on `target`. */

@@ -2,27 +2,22 @@ import type { Handlers } from '@svc/platform';
 import type { TelemetryRoutes } from '../contract.js';
 import type { DashboardAssets } from '../dashboard/dashboard.assets.js';
 import type { SqlRunner } from '../db/index.js';
-import type { IngestService } from '../ingest/ingest.service.js';
 import type { StatsService } from '../stats/stats.service.js';
 
 export interface HandlerDeps {
-  ingest: IngestService;
   stats: StatsService;
   runner: SqlRunner;
   openapi: Record<string, unknown>;
   dashboard: DashboardAssets;
 }
 
+/** The routes Fastify binds; the two ingest routes are served by the IngestEndpoint (http.ingest.ts). */
+export type FastifyRoutes = Omit<TelemetryRoutes, 'postReport' | 'postStatusUpdate'>;
+
 /** Adapters only: validated input in, one service call, result out. */
-export function telemetryHandlers(deps: HandlerDeps): Handlers<TelemetryRoutes, undefined> {
-  const { ingest, stats } = deps;
+export function telemetryHandlers(deps: HandlerDeps): Handlers<FastifyRoutes, undefined> {
+  const { stats } = deps;
   return {
-    postReport: async (ctx, { body }) => {
-      const r = await ingest.recordReport(body);
-      if (!r.created) ctx.reply.status(200);
-      return r.body;
-    },
-    postStatusUpdate: (_ctx, { body }) => ingest.recordStatusUpdate(body),
     getSummary: (_ctx, { query }) => stats.getSummary(query),
     getApps: (_ctx, { query }) => stats.getApps(query),
     getOs: (_ctx, { query }) => stats.getOs(query),

@@ -1,0 +1,217 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { AppError, genRequestId, type Logger } from '@svc/platform';
+import { readReport, readUpdate } from '../contract.readers.js';
+import { ingestAnswer } from '../contract.schemas.js';
+import type { IngestAnswer, IngestService } from '../ingest/ingest.service.js';
+import { parseLenientJson } from './http.body.js';
+import type { FixedWindowLimiter } from './http.rate-limit.js';
+
+export type IngestRoute = 'report' | 'update';
+
+export interface IngestEndpointDeps {
+  ingest: IngestService;
+  log: Logger;
+  /** Largest accepted body in bytes; larger ones get 413. */
+  bodyLimit: number;
+  /** Per client address; undefined turns the limit off. */
+  limiter: FixedWindowLimiter | undefined;
+  /** Take the client address from X-Forwarded-For. */
+  trustProxy: boolean;
+  /** Check each answer against its schema (tests). */
+  validateResponses?: boolean;
+}
+
+/**
+ * POST /upload and /upload/updatestatus on plain node:http: every installer run sends them, and Fastify's
+ * per-request machinery (request and reply objects, child logger, hook chains) cost more than the work itself.
+ * The behaviour is the one the Fastify routes had: the same error bodies and codes, X-Request-Id, rate-limit
+ * headers (counted before the body is read, so invalid requests count too), the 16 KiB limit, JSON read
+ * whatever the Content-Type says, and one log line per request without the client address.
+ */
+export class IngestEndpoint {
+  /** Set when the server stops: answers then close their connection so the server can finish closing. */
+  closing = false;
+
+  constructor(private readonly deps: IngestEndpointDeps) {}
+
+  /** The ingest route a request is for, or undefined for everything else (served by Fastify). */
+  routeOf(req: IncomingMessage): IngestRoute | undefined {
+    if (req.method !== 'POST') return undefined;
+    const url = req.url ?? '';
+    const q = url.indexOf('?');
+    const path = q < 0 ? url : url.slice(0, q);
+    return path === '/upload' ? 'report' : path === '/upload/updatestatus' ? 'update' : undefined;
+  }
+
+  serve(route: IngestRoute, req: IncomingMessage, res: ServerResponse): void {
+    new Exchange(this, this.deps, route, req, res).run();
+  }
+}
+
+/** One request: limit, body, validation, write, answer, log line. */
+class Exchange {
+  private readonly started = performance.now();
+  private readonly id: string;
+
+  constructor(
+    private readonly endpoint: IngestEndpoint,
+    private readonly deps: IngestEndpointDeps,
+    private readonly route: IngestRoute,
+    private readonly req: IncomingMessage,
+    private readonly res: ServerResponse,
+  ) {
+    this.id = genRequestId(req);
+  }
+
+  run(): void {
+    this.res.setHeader('x-request-id', this.id);
+    if (this.deps.limiter && !this.withinLimit(this.deps.limiter)) return;
+    const { headers } = this.req;
+    const declared = headers['content-length'];
+    if (declared !== undefined && Number(declared) > this.deps.bodyLimit) {
+      this.tooLarge();
+      return;
+    }
+    // Fastify's rule: no Content-Type and no body means no body (validated as {}), not an empty JSON document.
+    if (headers['content-type'] === undefined && headers['transfer-encoding'] === undefined && !Number(declared)) {
+      this.req.resume();
+      this.req.once('end', () => this.handle(undefined));
+      return;
+    }
+    this.readBody();
+  }
+
+  private withinLimit(limiter: FixedWindowLimiter): boolean {
+    const d = limiter.hit(this.clientAddress());
+    this.res.setHeader('ratelimit-limit', String(d.limit));
+    this.res.setHeader('ratelimit-remaining', String(d.remaining));
+    this.res.setHeader('ratelimit-reset', String(d.resetSeconds));
+    if (d.allowed) return true;
+    this.req.resume();
+    this.fail(
+      new AppError(
+        'rate_limited',
+        `Too many reports from this address: at most ${d.limit} a minute. Try again in ${d.resetSeconds} s.`,
+        undefined,
+        { 'retry-after': String(d.resetSeconds) },
+      ),
+    );
+    return false;
+  }
+
+  /** As Fastify's trustProxy: the left-most X-Forwarded-For entry, else the peer. Never logged or stored. */
+  private clientAddress(): string {
+    const forwarded = this.deps.trustProxy ? this.req.headers['x-forwarded-for'] : undefined;
+    if (typeof forwarded === 'string' && forwarded !== '') return forwarded.split(',')[0]!.trim();
+    return this.req.socket.remoteAddress ?? '';
+  }
+
+  private readBody(): void {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > this.deps.bodyLimit) {
+        this.req.off('data', onData);
+        this.req.off('end', onEnd);
+        this.tooLarge();
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      this.handle(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks, size).toString('utf8'));
+    };
+    this.req.on('data', onData);
+    this.req.on('end', onEnd);
+    // An aborted upload has nobody to answer; the socket is gone.
+    this.req.on('error', () => undefined);
+  }
+
+  private tooLarge(): void {
+    // The rest of the body is not worth reading: answer and close the connection.
+    this.res.setHeader('connection', 'close');
+    this.req.resume();
+    this.fail(new AppError('payload_too_large', 'The request body is larger than this endpoint accepts.'));
+  }
+
+  private handle(text: string | undefined): void {
+    let answer: Promise<{ status: number; body: IngestAnswer }>;
+    try {
+      const value = text === undefined ? undefined : parseLenientJson(text);
+      answer = this.route === 'report' ? this.report(value) : this.update(value);
+    } catch (err) {
+      this.fail(err);
+      return;
+    }
+    answer.then(
+      (a) => this.answer(a.status, a.body),
+      (err: unknown) => this.fail(err),
+    );
+  }
+
+  private async report(value: unknown) {
+    const r = await this.deps.ingest.recordReport(readReport(value));
+    return { status: r.created ? 201 : 200, body: r.body };
+  }
+
+  private async update(value: unknown) {
+    return { status: 200, body: await this.deps.ingest.recordStatusUpdate(readUpdate(value)) };
+  }
+
+  private answer(status: number, body: IngestAnswer): void {
+    if (this.deps.validateResponses) {
+      const r = ingestAnswer.safeParse(body);
+      if (!r.success) {
+        this.fail(new Error(`Response of the ${this.route} route breaks its contract: ${r.error.message}`));
+        return;
+      }
+    }
+    this.send(status, JSON.stringify(body));
+  }
+
+  /** The platform's error handler, for these two routes. */
+  private fail(err: unknown): void {
+    const { log } = this.deps;
+    if (err instanceof AppError) {
+      if (err.status >= 500) log.error({ err, reqId: this.id }, err.message);
+      for (const [k, v] of Object.entries(err.headers)) this.res.setHeader(k, v);
+      this.send(err.status, JSON.stringify(err.toBody()));
+      return;
+    }
+    log.error({ err, reqId: this.id }, 'unhandled error');
+    const internal = new AppError(
+      'internal',
+      `Something went wrong inside svc. The logs have the details under request id ${this.id}.`,
+    );
+    this.send(internal.status, JSON.stringify(internal.toBody()));
+  }
+
+  private send(status: number, json: string): void {
+    const { res } = this;
+    if (res.headersSent || res.destroyed) return;
+    if (this.endpoint.closing) res.setHeader('connection', 'close');
+    res.statusCode = status;
+    res.setHeader('content-type', 'application/json; charset=utf-8');
+    res.end(json);
+    this.logLine(status);
+  }
+
+  private logLine(status: number): void {
+    const level = status >= 500 ? 'error' : status >= 400 ? 'info' : 'debug';
+    const { log } = this.deps;
+    if (!log.isLevelEnabled(level)) return;
+    const url = this.req.url ?? '';
+    const q = url.indexOf('?');
+    log[level](
+      {
+        reqId: this.id,
+        method: 'POST',
+        url: q < 0 ? url : url.slice(0, q),
+        status,
+        ms: Math.round(performance.now() - this.started),
+      },
+      'request',
+    );
+  }
+}
