@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import { type Database, type Db, DEFAULT_ORG } from '../../platform/db/index.js';
+import { createSqliteQueue } from './notifications.queue.sqlite.js';
 import {
   ANNOUNCING,
   channelKey,
@@ -32,6 +33,7 @@ const chunks = <T>(xs: readonly T[], n = CHUNK): T[][] =>
 export function createQueueStore(handle: Db) {
   const db = handle.db;
   const org = DEFAULT_ORG;
+  const lite = handle.sqlite ? createSqliteQueue(handle.sqlite, org) : undefined;
 
   async function insertRows(trx: Kysely<Database>, rows: Omit<QueueRow, 'org_id'>[]): Promise<void> {
     for (const part of chunks(rows)) {
@@ -47,11 +49,14 @@ export function createQueueStore(handle: Db) {
      * All rows of one hand-over and the receipts they change in one transaction: either every notice x channel
      * is queued (and remembered for the recovery) or none.
      */
-    enqueue: (rows: Omit<QueueRow, 'org_id'>[], receipts?: ReceiptChanges) =>
-      db.transaction().execute(async (trx) => {
+    async enqueue(rows: Omit<QueueRow, 'org_id'>[], receipts?: ReceiptChanges): Promise<void> {
+      const now = rows[0]?.created_at ?? 0;
+      if (lite?.available()) return lite.enqueue(rows, receipts, now);
+      await db.transaction().execute(async (trx) => {
         await insertRows(trx, rows);
-        if (receipts) await writeReceipts(trx, org, receipts, rows[0]?.created_at ?? 0);
-      }),
+        if (receipts) await writeReceipts(trx, org, receipts, now);
+      });
+    },
 
     /** Channel keys that were queued an announcement, per occurrence key. */
     receipts: (occurrences: readonly Occurrence[]) => readReceipts(db, org, occurrences),
@@ -86,7 +91,8 @@ export function createQueueStore(handle: Db) {
     },
 
     /** Marks due rows `sending` and returns them; rows of a group selected together come along. */
-    claim(now: number, limit: number, ids?: readonly string[]): Promise<QueueRow[]> {
+    async claim(now: number, limit: number, ids?: readonly string[]): Promise<QueueRow[]> {
+      if (!ids && lite?.available()) return lite.claim(now, limit);
       return db.transaction().execute(async (trx) => {
         let q = trx
           .selectFrom('notification_queue')
@@ -115,7 +121,8 @@ export function createQueueStore(handle: Db) {
     },
 
     /** Writes the outcome of a batch of attempts and their history in one transaction. */
-    complete(done: readonly Completion[], now: number): Promise<void> {
+    async complete(done: readonly Completion[], now: number): Promise<void> {
+      if (lite?.available()) return lite.complete(done, now);
       // Rows with the same outcome are updated together: a burst of successes is one statement, not one per row.
       const same = new Map<string, { c: Completion; ids: string[] }>();
       for (const c of done) {

@@ -6,6 +6,7 @@ import type { ChannelRegistry } from './notifications.channels.js';
 import type { Notice } from './notifications.model.js';
 import type { SendOutcome } from './notifications.outcome.js';
 import { backoffMs, type DeliveryPolicy, HOUR_MS, SlidingWindows } from './notifications.policy.js';
+import { pump } from './notifications.pump.js';
 import type { Completion, QueueRow, QueueStore } from './notifications.queue.store.js';
 import type { NotificationStore } from './notifications.store.js';
 
@@ -156,36 +157,78 @@ export function createDeliveryWorker(d: WorkerDeps) {
     return { done: completionsFor(m, out, name, d.clock.now()), out };
   }
 
+  interface Sent {
+    m: Message;
+    done: Completion[];
+    out?: SendOutcome;
+  }
+
+  /** Writes the outcomes of settled sends and folds them into channel health. */
+  async function record(results: readonly Sent[]): Promise<void> {
+    const now = d.clock.now();
+    await d.queue.complete(
+      results.flatMap((r) => r.done),
+      now,
+    );
+    const health = new Map<string, { ok: boolean; at: number; error: string }[]>();
+    for (const { m, out } of results) {
+      if (!out) continue;
+      const key = `${m.channel}\u0000${m.channelId}`;
+      const list = health.get(key) ?? [];
+      list.push({ ok: out.ok, at: now, error: out.error ?? '' });
+      health.set(key, list);
+    }
+    await d.store.recordHealth(health);
+  }
+
+  const send = async (m: Message, signal?: AbortSignal): Promise<Sent> => ({ m, ...(await sendOne(m, signal)) });
+
   /** Sends claimed rows and persists every outcome; returns the outcome per row id. */
   async function dispatch(rows: readonly QueueRow[], signal?: AbortSignal): Promise<Map<string, SendOutcome>> {
-    const messages = toMessages(rows);
-    const results = await mapLimit(messages, d.policy().concurrency, (m) => sendOne(m, signal));
-    const done = results.flatMap((r) => r.done);
-    await d.queue.complete(done, d.clock.now());
-    const health = new Map<string, { ok: boolean; at: number; error: string }[]>();
+    const results = await mapLimit(toMessages(rows), d.policy().concurrency, (m) => send(m, signal));
+    await record(results);
     const byRow = new Map<string, SendOutcome>();
-    results.forEach((r, i) => {
-      const m = messages[i]!;
-      if (!r.out) return;
-      for (const row of m.rows) byRow.set(row.id, r.out);
-      const key = `${m.channel}\u0000${m.channelId}`;
-      health.set(key, [...(health.get(key) ?? []), { ok: r.out.ok, at: d.clock.now(), error: r.out.error ?? '' }]);
-    });
-    await d.store.recordHealth(health);
+    for (const r of results) if (r.out) for (const row of r.m.rows) byRow.set(row.id, r.out);
     return byRow;
   }
 
+  /** Claimed rows that were never sent go back to pending, their claim not counted as an attempt. */
+  async function release(messages: readonly Message[]): Promise<void> {
+    const now = d.clock.now();
+    const done = messages.flatMap((m) =>
+      m.rows.map((r) => ({
+        id: r.id,
+        status: 'pending' as const,
+        nextAttemptAt: now,
+        lastError: r.last_error,
+        lastStatusCode: r.last_status_code,
+        deferred: true,
+      })),
+    );
+    await d.queue.complete(done, now);
+  }
+
   async function drain(signal: AbortSignal): Promise<void> {
-    for (;;) {
-      dirty = false;
-      signal.throwIfAborted();
-      const rows = await d.queue.claim(d.clock.now(), d.policy().batchSize);
-      if (rows.length === 0) break;
-      await dispatch(rows, signal).catch((err: unknown) => {
-        d.log.error({ err, rows: rows.length }, 'notifications: recording delivery outcomes failed');
-        throw err;
-      });
-    }
+    dirty = false;
+    const p = d.policy();
+    const window = Math.max(1, p.concurrency);
+    await pump<Message, Sent>({
+      concurrency: window,
+      lowWater: window,
+      claimSize: Math.max(1, Math.min(p.batchSize, 2 * window)),
+      claim: async (limit) => toMessages(await d.queue.claim(d.clock.now(), limit)),
+      send: (m) => send(m, signal),
+      record: (results) =>
+        record(results).catch((err: unknown) => {
+          d.log.error({ err, rows: results.length }, 'notifications: recording delivery outcomes failed');
+          throw err;
+        }),
+      release,
+      flushAt: 256,
+      flushAfterMs: 200,
+      now: () => d.clock.now(),
+      signal,
+    });
     const now = d.clock.now();
     if (now - lastPurge >= HOUR_MS) {
       lastPurge = now;
