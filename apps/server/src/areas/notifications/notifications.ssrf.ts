@@ -84,11 +84,17 @@ export interface TargetGuard {
 
 export function createTargetGuard(allowCidrs: readonly string[]): TargetGuard {
   const allow = allowCidrs.map(parseCidr);
+  // Every send to a literal address asks again; the range checks parse BigInts, so answers are remembered.
+  const verdicts = new Map<string, boolean>();
   const allowedAddress = (ip: string): boolean => {
+    const known = verdicts.get(ip);
+    if (known !== undefined) return known;
     const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip)?.[1];
     const addr = mapped ?? ip;
-    if (allow.some((r) => inRange(addr, r))) return true;
-    return !blocked.some((r) => inRange(addr, r));
+    const ok = allow.some((r) => inRange(addr, r)) || !blocked.some((r) => inRange(addr, r));
+    if (verdicts.size >= 1024) verdicts.clear();
+    verdicts.set(ip, ok);
+    return ok;
   };
   const resolveAll = (host: string) =>
     new Promise<LookupAddress[]>((res, rej) =>

@@ -78,8 +78,10 @@ export function buildWebhookRequest(
   const data = templateData(notices, { now: env.now, publicUrl: env.publicUrl, customFields, mention: w.mention });
   const target = kind.target ? kind.target(targetUrl(w, data)) : { url: targetUrl(w, data) };
   if (target.chatId !== undefined) data.ChatID = target.chatId;
-  const body = w.template.trim() ? render('payload', w.template, data) : kind.payload(data);
-  if (kind.json) {
+  const custom = w.template.trim() !== '';
+  const body = custom ? render('payload', w.template, data) : kind.payload(data);
+  // Built-in payloads come from JSON.stringify; only a user's template can render broken JSON.
+  if (kind.json && custom) {
     const problem = checkJson(body);
     if (problem) throw new WebhookConfigError(`payload is not valid JSON: ${problem.message}`);
   }
