@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'undici';
 import type { AreaDeps } from '../apps/server/src/areas/area.js';
@@ -24,6 +24,13 @@ import { type Result, report } from './lib/report.js';
 
 const AM = '/usr/bin/prometheus-alertmanager';
 const sizes = (process.argv[2] ?? '1000,10000').split(',').map(Number);
+// Rounds interleave the three systems so a busy machine weighs on all of them alike; medians are reported.
+const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 
 /** Receiver: counts deliveries per key (event id for svc and the pool, alert label for Alertmanager). */
 async function receiver() {
@@ -143,11 +150,11 @@ async function poolRun(rx: Rx, n: number): Promise<number> {
   return (n / ms) * 1000;
 }
 
-async function alertmanagerRun(rx: Rx, n: number, amPort: number): Promise<number> {
+async function alertmanagerRun(rx: Rx, n: number, amPort: number, round = 0): Promise<number> {
   rx.reset();
   const now = new Date().toISOString();
   const alerts = Array.from({ length: n }, (_, i) => ({
-    labels: { alertname: `bench${n}`, vmid: String(i) },
+    labels: { alertname: `bench${n}-${round}`, vmid: String(i) },
     startsAt: now,
   }));
   const t0 = performance.now();
@@ -196,18 +203,33 @@ const rx = await receiver();
 const am = existsSync(AM) ? await startAlertmanager(rx.port) : undefined;
 const results: Result[] = [];
 try {
+  console.log(`load average before: ${load()} (${rounds} rounds per size)`);
   for (const n of sizes) {
     await svcRun(rx, Math.min(n, 2000)); // warm-up: JIT, connection pool
-    const s = await svcRun(rx, n);
-    const pool = await poolRun(rx, n);
-    const amRate = am ? await alertmanagerRun(rx, n, am.port) : Number.NaN;
+    const svc: number[] = [];
+    const pools: number[] = [];
+    const ams: number[] = [];
+    const s = { lost: 0, dup: 0 };
+    for (let r = 0; r < rounds; r++) {
+      const one = await svcRun(rx, n);
+      svc.push(one.rate);
+      s.lost += one.lost;
+      s.dup += one.dup;
+      pools.push(await poolRun(rx, n));
+      ams.push(am ? await alertmanagerRun(rx, n, am.port, r) : Number.NaN);
+      const line = `svc ${one.rate.toFixed(0)}/s, pool ${pools[r]!.toFixed(0)}/s, Alertmanager ${ams[r]!.toFixed(0)}/s`;
+      console.log(`  ${n} round ${r + 1}: ${line}; load ${load()}`);
+    }
+    const pool = median(pools);
+    const amRate = median(ams);
+    const sRate = median(svc);
     console.log(
-      `${n} notices: svc ${s.rate.toFixed(0)}/s (lost ${s.lost}, duplicated ${s.dup}); undici pool ${pool.toFixed(0)}/s; Alertmanager ${amRate.toFixed(0)}/s`,
+      `${n} notices (median of ${rounds}): svc ${sRate.toFixed(0)}/s (lost ${s.lost}, duplicated ${s.dup}); undici pool ${pool.toFixed(0)}/s; Alertmanager ${amRate.toFixed(0)}/s`,
     );
     if (s.lost !== 0) console.log(`LOST ${s.lost} notices`);
     results.push({
       name: `alerts-delivery ${n} vs Alertmanager`,
-      value: s.rate,
+      value: sRate,
       baseline: amRate,
       unit: 'deliveries/s',
       target: { op: '>=', ratio: 1 },
@@ -215,13 +237,14 @@ try {
     });
     results.push({
       name: `alerts-delivery ${n} vs undici pool`,
-      value: s.rate,
+      value: sRate,
       baseline: pool,
       unit: 'deliveries/s',
       target: { op: '>=', ratio: 0.1 },
       extra: { lost: s.lost, duplicated: s.dup },
     });
   }
+  console.log(`load average after: ${load()}`);
 } finally {
   am?.stop();
   await rx.close();
