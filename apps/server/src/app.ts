@@ -1,7 +1,14 @@
 import { join } from 'node:path';
-import fastifyCookie from '@fastify/cookie';
 import { type Feature, monitoringOpenApi, routes } from '@svc/contract';
-import { bindRoutes, type Clock, genRequestId, installErrorHandling, type Logger, systemClock } from '@svc/platform';
+import {
+  bindRoutes,
+  type Clock,
+  genRequestId,
+  installErrorHandling,
+  type Logger,
+  lazyChildLogger,
+  systemClock,
+} from '@svc/platform';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import { createAreas } from './areas/index.js';
 import { EMBEDDED_LICENSE_PUBLIC_KEY } from './areas/license/index.js';
@@ -58,6 +65,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: deps.config.bodyLimitBytes,
     genReqId: genRequestId,
+    childLoggerFactory: (logger, bindings, opts) =>
+      lazyChildLogger(logger as Logger, bindings, opts) as unknown as FastifyBaseLogger,
     routerOptions: { ignoreTrailingSlash: false },
   });
 
@@ -74,7 +83,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     done();
   });
 
-  await app.register(fastifyCookie);
   installErrorHandling(app, { routes: Object.values(routes) });
 
   // Built on first request: generating JSON Schema for every route costs start-up time and memory.

@@ -59,3 +59,65 @@ export function createMemoryLogger(level: LogLevel = 'debug'): { logger: Logger;
   const logger = createLogger({ level, name: 'test', destination });
   return { logger, lines: () => chunks.join('').split('\n').filter(Boolean) };
 }
+
+/**
+ * A child logger that is only built when something logs through it. pino's child() serializes and redacts
+ * its bindings up front, which costs more than the rest of a health probe; most requests never log.
+ * Fastify takes it through `childLoggerFactory` for each request's `req.log`.
+ */
+class LazyChildLogger {
+  #real: Logger | undefined;
+  constructor(
+    private readonly parent: Logger,
+    private readonly childBindings: Record<string, unknown>,
+    private readonly options: object,
+  ) {}
+  get real(): Logger {
+    this.#real ??= this.parent.child(this.childBindings, this.options);
+    return this.#real;
+  }
+  get level(): string {
+    return this.#real?.level ?? this.parent.level;
+  }
+  set level(value: string) {
+    this.real.level = value;
+  }
+  isLevelEnabled(level: string): boolean {
+    return (this.#real ?? this.parent).isLevelEnabled(level);
+  }
+  bindings(): Record<string, unknown> {
+    return this.real.bindings();
+  }
+  child(bindings: Record<string, unknown>, options?: object): Logger {
+    return this.real.child(bindings, options);
+  }
+  fatal(...args: unknown[]): void {
+    this.write('fatal', args);
+  }
+  error(...args: unknown[]): void {
+    this.write('error', args);
+  }
+  warn(...args: unknown[]): void {
+    this.write('warn', args);
+  }
+  info(...args: unknown[]): void {
+    this.write('info', args);
+  }
+  debug(...args: unknown[]): void {
+    this.write('debug', args);
+  }
+  trace(...args: unknown[]): void {
+    this.write('trace', args);
+  }
+  silent(): void {}
+  private write(level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace', args: unknown[]): void {
+    // Below the level nothing is written, so the child is not worth building.
+    if (!this.isLevelEnabled(level)) return;
+    const real = this.real;
+    (real[level] as (...a: unknown[]) => void).apply(real, args);
+  }
+}
+
+export function lazyChildLogger(parent: Logger, bindings: Record<string, unknown>, options: object = {}): Logger {
+  return new LazyChildLogger(parent, bindings, options) as unknown as Logger;
+}

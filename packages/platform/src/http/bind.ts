@@ -4,15 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import { AppError } from '../errors.js';
-
-export interface CookieOptions {
-  httpOnly?: boolean;
-  secure?: boolean;
-  sameSite?: 'lax' | 'strict' | 'none';
-  path?: string;
-  maxAge?: number;
-  expires?: Date;
-}
+import { type CookieOptions, clearReplyCookie, requestCookies, setReplyCookie } from './cookies.js';
 
 /** What a handler may do to its response besides returning the body. */
 export interface ReplyControl {
@@ -45,8 +37,11 @@ export type Handlers<T extends Record<string, RouteDef>, P> = {
   [K in keyof T as T[K] extends { responseKind: 'upgrade' } ? never : K]: Handler<T[K], P>;
 };
 
-/** Decides who is calling and whether they may; throws AppError (401/402/403/429) to refuse. */
-export type Gate<P> = (req: FastifyRequest, reply: FastifyReply, route: RouteDef) => Promise<P>;
+/**
+ * Decides who is calling and whether they may; throws AppError (401/402/403/429) to refuse. May answer
+ * synchronously (a public route without credentials) so that the common case skips a promise.
+ */
+export type Gate<P> = (req: FastifyRequest, reply: FastifyReply, route: RouteDef) => P | Promise<P>;
 
 export interface BindOptions<T extends Record<string, RouteDef>, P> {
   routes: T;
@@ -87,10 +82,44 @@ function replyControl(reply: FastifyReply, onRedirect: (url: string, code: numbe
   return {
     status: (code) => void reply.code(code),
     header: (name, value) => void reply.header(name, value),
-    cookie: (name, value, opts) => void reply.setCookie(name, value, opts),
-    clearCookie: (name, opts) => void reply.clearCookie(name, opts),
+    cookie: (name, value, opts) => setReplyCookie(reply, name, value, opts),
+    clearCookie: (name, opts) => clearReplyCookie(reply, name, opts),
     redirect: onRedirect,
   };
+}
+
+/**
+ * A handler's view of its request. A class, not an object literal with getters: built once per request, and
+ * cookies and the reply controls are only made if the handler asks (most never do).
+ */
+class BoundContext<P> implements RequestContext<P> {
+  readonly requestId: string;
+  readonly ip: string;
+  readonly log: Logger;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  readonly protocol: 'http' | 'https';
+  redirectTo: { url: string; code: number } | undefined;
+  #control: ReplyControl | undefined;
+  constructor(
+    private readonly req: FastifyRequest,
+    private readonly raw: FastifyReply,
+    readonly principal: P,
+  ) {
+    this.requestId = req.id;
+    this.ip = req.ip;
+    this.log = req.log as unknown as Logger;
+    this.headers = req.headers;
+    this.protocol = req.protocol === 'https' ? 'https' : 'http';
+  }
+  get cookies(): Readonly<Record<string, string | undefined>> {
+    return requestCookies(this.req);
+  }
+  get reply(): ReplyControl {
+    this.#control ??= replyControl(this.raw, (url, code = 302) => {
+      this.redirectTo = { url, code };
+    });
+    return this.#control;
+  }
 }
 
 /** Registers every route of the table with its handler: validation, access gate, response by kind. */
@@ -107,28 +136,17 @@ export function bindRoutes<T extends Record<string, RouteDef>, P>(app: FastifyIn
       config: { routeId: id, route },
       handler: async (req, reply) => {
         reply.header('x-request-id', req.id);
-        const principal = await opts.gate(req, reply, route);
+        const admitted = opts.gate(req, reply, route);
+        const principal = admitted instanceof Promise ? await admitted : admitted;
         const input = {
           params: parse('params', route.params, req.params),
           query: parse('query', route.query, req.query),
           body: parse('body', route.body, req.body),
         } as RouteInput<RouteDef>;
-        let redirectTo: { url: string; code: number } | undefined;
         reply.code(status);
-        const ctx: RequestContext<P> = {
-          requestId: req.id,
-          ip: req.ip,
-          log: req.log as unknown as Logger,
-          principal,
-          headers: req.headers,
-          cookies: (req as FastifyRequest & { cookies?: Record<string, string | undefined> }).cookies ?? {},
-          protocol: req.protocol === 'https' ? 'https' : 'http',
-          reply: replyControl(reply, (url, code = 302) => {
-            redirectTo = { url, code };
-          }),
-        };
+        const ctx = new BoundContext<P>(req, reply, principal);
         const out = await handler(ctx, input);
-        if (redirectTo) return reply.redirect(redirectTo.url, redirectTo.code);
+        if (ctx.redirectTo) return reply.redirect(ctx.redirectTo.url, ctx.redirectTo.code);
         if (kind === 'empty') return reply.send();
         if (kind === 'json') {
           if (opts.validateResponses && route.response) {

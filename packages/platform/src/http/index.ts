@@ -1,2 +1,3 @@
 export * from './bind.js';
+export * from './cookies.js';
 export * from './errors.js';

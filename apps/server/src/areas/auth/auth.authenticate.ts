@@ -7,7 +7,7 @@ export interface CredentialSources {
   /** Looks up an API token; null when it is not one. */
   token(raw: string): Promise<Principal | null>;
   /** The recovery identity while recovery mode is on and the request qualifies; else null. */
-  recovery(req: AuthRequest): Promise<Principal | null>;
+  recovery(req: AuthRequest): Principal | null | Promise<Principal | null>;
 }
 
 function header(req: AuthRequest, name: string): string | undefined {
@@ -28,18 +28,17 @@ function explicitToken(req: AuthRequest): string | undefined {
  * cookie), then the session cookie, then recovery mode.
  */
 export function createAuthenticator(src: CredentialSources): Authenticator {
-  return async (req) => {
+  return (req) => {
     const raw = explicitToken(req);
     if (raw !== undefined) {
-      const p = await src.token(raw);
-      if (!p) throw new AppError('unauthorized', 'The API token is not valid (unknown or revoked).');
-      return p;
+      return src.token(raw).then((p) => {
+        if (!p) throw new AppError('unauthorized', 'The API token is not valid (unknown or revoked).');
+        return p;
+      });
     }
     const cookie = req.cookies?.[SESSION_COOKIE];
-    if (cookie) {
-      const p = await src.sessions.authenticate(cookie, req);
-      if (p) return p;
-    }
+    if (cookie) return src.sessions.authenticate(cookie, req).then((p) => p ?? src.recovery(req));
+    // No credentials at all: answered without a promise unless recovery mode has to check a token.
     return src.recovery(req);
   };
 }

@@ -83,10 +83,10 @@ export function createRecovery(deps: AreaDeps, store: SecurityStore, audit: Audi
     active: () => active,
 
     /** While recovery mode is on, loopback callers (or holders of a recovery token) act as administrator. */
-    async principal(req: AuthRequest): Promise<Principal | null> {
+    principal(req: AuthRequest): Principal | null | Promise<Principal | null> {
       if (!active) return null;
-      if (req.direct || (await tokenValid(req.headers))) return recoveryPrincipal;
-      return null;
+      if (req.direct) return recoveryPrincipal;
+      return tokenValid(req.headers).then((ok) => (ok ? recoveryPrincipal : null));
     },
 
     async getStatus(req: RecoveryRequest) {

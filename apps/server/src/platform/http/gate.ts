@@ -1,5 +1,5 @@
 import type { Feature, RouteDef, Scope } from '@svc/contract';
-import { AppError, type Gate } from '@svc/platform';
+import { AppError, type CookieOptions, type Gate, requestCookies, setReplyCookie } from '@svc/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { safeEqual, sha256Hex } from '../crypto/index.js';
 import { isDirectLoopback } from './client.js';
@@ -47,54 +47,84 @@ function checkCsrf(req: FastifyRequest, route: RouteDef, p: Principal | null): v
   }
 }
 
-function authRequest(req: FastifyRequest, reply: FastifyReply): AuthRequest {
-  return {
-    headers: req.headers,
-    cookies: (req as { cookies?: Record<string, string | undefined> }).cookies,
-    ip: req.ip,
-    direct: isDirectLoopback(req.ip, req.headers),
-    protocol: req.protocol === 'https' ? 'https' : 'http',
-    setCookie: (name, value, opts) => void reply.setCookie(name, value, opts),
-  };
+/** What the authenticator sees of a request; a class so that per-request construction stays cheap. */
+class HttpAuthRequest implements AuthRequest {
+  readonly headers: AuthRequest['headers'];
+  readonly ip: string;
+  readonly protocol: 'http' | 'https';
+  constructor(
+    private readonly req: FastifyRequest,
+    private readonly reply: FastifyReply,
+  ) {
+    this.headers = req.headers;
+    this.ip = req.ip;
+    this.protocol = req.protocol === 'https' ? 'https' : 'http';
+  }
+  /** Parsed only if an authenticator looks: a token or a probe never pays for cookie parsing. */
+  get cookies() {
+    return requestCookies(this.req);
+  }
+  get direct() {
+    return isDirectLoopback(this.ip, this.headers);
+  }
+  setCookie(name: string, value: string, opts: CookieOptions): void {
+    setReplyCookie(this.reply, name, value, opts);
+  }
 }
 
 /**
  * The one place access rules are enforced, read from the route entry: rate limit, public / auth / admin,
  * CSRF, scopes, licence feature. Order matters: how often (429), who you are (401), what you may do (403),
- * what is licensed (402).
+ * what is licensed (402). Synchronous when the authenticator is (no credentials to look up).
  */
 export function createGate(deps: GateDeps): Gate<Caller> {
-  return async (req, reply, route: RouteDef) => {
+  return (req, reply, route: RouteDef) => {
     rateLimit(deps, req, reply, route);
-    const ar = authRequest(req, reply);
+    const ar = new HttpAuthRequest(req, reply);
     if (route.access === 'public') {
-      const caller = await deps.authenticate(ar).catch(() => null);
-      checkCsrf(req, route, caller);
-      return checkFeature(deps, route, caller);
-    }
-    const p = await deps.authenticate(ar);
-    if (!p) throw new AppError('unauthorized', 'Authentication required: send an API token or log in.');
-    checkCsrf(req, route, p);
-    const scopes = route.scopes ?? [];
-    if (route.access === 'admin') {
-      const viaToken = p.kind === 'token' && scopes.length > 0 && holdsScope(p, scopes);
-      const viaFullToken = p.kind === 'token' && p.scopes.includes('*');
-      if (!(p.isAdmin && p.kind !== 'token') && !viaToken && !viaFullToken) {
-        throw new AppError(
-          'forbidden',
-          scopes.length > 0
-            ? `This endpoint needs the administrator or a token with scope ${scopes.join(' or ')}.`
-            : 'This endpoint needs the administrator (or a token with scope *).',
-          { requiredScopes: scopes.length > 0 ? scopes : ['*'] },
-        );
+      // Credentials on a public route only add to what the caller sees; bad ones do not refuse it.
+      let who: Caller | Promise<Caller>;
+      try {
+        who = deps.authenticate(ar);
+      } catch {
+        who = null;
       }
-    } else if (scopes.length > 0 && !holdsScope(p, scopes)) {
-      throw new AppError('forbidden', `This token lacks the scope this endpoint needs: ${scopes.join(' or ')}.`, {
-        requiredScopes: scopes,
-      });
+      if (who instanceof Promise) return who.catch(() => null).then((caller) => admitPublic(deps, req, route, caller));
+      return admitPublic(deps, req, route, who);
     }
-    return checkFeature(deps, route, p);
+    const who = deps.authenticate(ar);
+    if (who instanceof Promise) return who.then((p) => admit(deps, req, route, p));
+    return admit(deps, req, route, who);
   };
+}
+
+function admitPublic(deps: GateDeps, req: FastifyRequest, route: RouteDef, caller: Caller): Caller {
+  checkCsrf(req, route, caller);
+  return checkFeature(deps, route, caller);
+}
+
+function admit(deps: GateDeps, req: FastifyRequest, route: RouteDef, p: Caller): Caller {
+  if (!p) throw new AppError('unauthorized', 'Authentication required: send an API token or log in.');
+  checkCsrf(req, route, p);
+  const scopes = route.scopes ?? [];
+  if (route.access === 'admin') {
+    const viaToken = p.kind === 'token' && scopes.length > 0 && holdsScope(p, scopes);
+    const viaFullToken = p.kind === 'token' && p.scopes.includes('*');
+    if (!(p.isAdmin && p.kind !== 'token') && !viaToken && !viaFullToken) {
+      throw new AppError(
+        'forbidden',
+        scopes.length > 0
+          ? `This endpoint needs the administrator or a token with scope ${scopes.join(' or ')}.`
+          : 'This endpoint needs the administrator (or a token with scope *).',
+        { requiredScopes: scopes.length > 0 ? scopes : ['*'] },
+      );
+    }
+  } else if (scopes.length > 0 && !holdsScope(p, scopes)) {
+    throw new AppError('forbidden', `This token lacks the scope this endpoint needs: ${scopes.join(' or ')}.`, {
+      requiredScopes: scopes,
+    });
+  }
+  return checkFeature(deps, route, p);
 }
 
 function checkFeature(deps: GateDeps, route: RouteDef, caller: Caller): Caller {

@@ -32,8 +32,11 @@ export interface AuthRequest {
   setCookie?(name: string, value: string, opts: CookieOptions): void;
 }
 
-/** Finds the caller's credentials; null when there are none. Throws AppError 401 for bad explicit ones. */
-export type Authenticator = (req: AuthRequest) => Promise<Principal | null>;
+/**
+ * Finds the caller's credentials; null when there are none. Rejects with AppError 401 for bad explicit ones.
+ * Answers synchronously when there is nothing to look up (no token, no session cookie), which is most probes.
+ */
+export type Authenticator = (req: AuthRequest) => Principal | null | Promise<Principal | null>;
 
 /** Until access control is configured nobody is authenticated: every non-public route answers 401. */
-export const nobody: Authenticator = async () => null;
+export const nobody: Authenticator = () => null;
