@@ -1,72 +1,8 @@
 #!/usr/bin/env node
-import { serveUntilSignal } from '@svc/platform';
-import { configVariables, loadConfig } from './config/index.js';
-import { startServer } from './main.js';
-import { buildInfo } from './platform/build-info.js';
+import { holdYoungGeneration } from './platform/heap.js';
 
-const usage = `svc — infrastructure monitoring for hypervisor clusters
-
-Usage:
-  svc [serve]        start the server (default command)
-  svc admin reset-password [--username NAME] [--password-stdin]
-                     set a user's password in the configured database (locked-out operators)
-  svc admin create-token --name NAME --scopes SCOPE[,SCOPE...]
-                     create an API token and print it once
-  svc template render --template FILE|- --data FILE
-                     render a webhook template offline, exactly as live sends do
-  svc --version      print the version
-  svc --help         print this help
-
-Configuration comes from environment variables:
-${configVariables.map(([name, def, what]) => `  ${name.padEnd(22)} ${what} (default ${def})`).join('\n')}
-`;
-
-function serve(): Promise<void> {
-  return serveUntilSignal(
-    'svc',
-    () => loadConfig(),
-    (config) => startServer(config, { pretty: process.stdout.isTTY === true }),
-  );
-}
-
-async function main(argv: string[]): Promise<void> {
-  const [command, ...rest] = argv;
-  if (command === '--version' || command === '-v' || command === 'version') {
-    process.stdout.write(`${buildInfo().version}\n`);
-    return;
-  }
-  if (command === '--help' || command === '-h' || command === 'help') {
-    process.stdout.write(usage);
-    return;
-  }
-  if (command === 'template') {
-    const { runTemplateCommand, processRenderIo } = await import('./template-render.js');
-    process.exitCode = runTemplateCommand(rest, processRenderIo);
-    return;
-  }
-  if (command === 'admin') {
-    const config = loadConfig();
-    const { runAdmin, processIo } = await import('./admin.js');
-    process.exitCode = await runAdmin(config, rest, processIo).catch((err: unknown) => {
-      process.stderr.write(`svc admin: ${err instanceof Error ? err.message : String(err)}\n`);
-      return 1;
-    });
-    return;
-  }
-  if (command === undefined || command === 'serve') {
-    if (rest.length > 0) {
-      process.stderr.write(
-        `svc: serve takes no arguments (got ${rest.join(' ')}); configure it with environment variables.\n`,
-      );
-      process.exit(2);
-    }
-    return serve();
-  }
-  process.stderr.write(`svc: unknown command '${command}'.\n\n${usage}`);
-  process.exit(2);
-}
-
-main(process.argv.slice(2)).catch((err: unknown) => {
-  process.stderr.write(`svc: failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
-  process.exit(1);
-});
+holdYoungGeneration();
+// Everything else is loaded only now: the build splits this dynamic import into its own chunk, so no
+// dependency's module code runs before the flag above is set.
+const { runCli } = await import('./cli.commands.js');
+await runCli(process.argv.slice(2));

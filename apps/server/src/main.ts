@@ -4,6 +4,7 @@ import { buildApp } from './app.js';
 import type { Config } from './config/index.js';
 import { buildInfo } from './platform/build-info.js';
 import { migrateServerDatabase, openServerDatabase } from './platform/db/index.js';
+import { releaseYoungGeneration } from './platform/heap.js';
 
 export interface RunningServer {
   url: string;
@@ -42,6 +43,7 @@ export async function startServer(config: Config, opts: { pretty?: boolean } = {
   const app = await buildApp({ config, db, log, build, restart });
   const url = await app.listen({ port: config.port, host: config.host });
   log.info({ url, version: build.version, database: db.dialect, location: db.location }, 'svc is listening');
+  releaseYoungGeneration();
   return {
     url,
     log,
