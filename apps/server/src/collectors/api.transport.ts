@@ -105,7 +105,7 @@ export async function sendRequest(endpoint: Endpoint, req: ApiRequest, deps: Tra
   } catch (err) {
     throw fromNetworkError(err, path);
   }
-  return interpret(res.status, res.headers, res.text, path, deps.clock.now());
+  return interpret(res.status, res.headers, res.text, path, deps.clock);
 }
 
 function stopError(why: StopReason, limits: DispatchLimits): ApiError {
@@ -126,14 +126,14 @@ function interpret(
   headers: Record<string, string | string[] | undefined>,
   text: string,
   path: string,
-  now: number,
+  clock: Clock,
 ): ApiResponse {
   if (status >= 200 && status < 300) return parseEnvelope(text, path, status);
   const message = errorMessage(text) ?? `HTTP ${status}`;
   if (status === 401 || status === 403) throw new ApiError('auth', message, { status, path });
   if (status === 429) {
     const ra = headers['retry-after'];
-    const retryAfterMs = parseRetryAfter(Array.isArray(ra) ? ra[0] : ra, now);
+    const retryAfterMs = parseRetryAfter(Array.isArray(ra) ? ra[0] : ra, clock.now());
     throw new ApiError('rate_limited', message, {
       status,
       path,
