@@ -6,10 +6,9 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { Pool } from 'undici';
 import type { AreaDeps } from '../apps/server/src/areas/area.js';
 import { createAuditArea } from '../apps/server/src/areas/audit/index.js';
@@ -32,41 +31,71 @@ const load = () =>
     .map((l) => l.toFixed(2))
     .join(' ');
 
-/** Receiver: counts deliveries per key (event id for svc and the pool, alert label for Alertmanager). */
-async function receiver() {
-  const seen = new Map<string, number>();
-  let total = 0;
-  let waiter: { n: number; resolve: () => void } | undefined;
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks).toString('utf8');
-      const keys =
-        req.url === '/am'
-          ? (JSON.parse(body).alerts as Array<{ labels: { vmid: string } }>).map((a) => `am-${a.labels.vmid}`)
-          : [String(req.headers['x-svc-event-id'])];
-      for (const k of keys) seen.set(k, (seen.get(k) ?? 0) + 1);
-      total += keys.length;
-      res.writeHead(204).end();
-      if (waiter && seen.size >= waiter.n) waiter.resolve();
-    });
+/**
+ * Receiver: counts deliveries per key (event id for svc and the pool, alert label for Alertmanager). It runs
+ * in its own thread: svc's pipeline runs in this process, and a receiver sharing its event loop would take
+ * CPU from svc that Alertmanager, a separate process, never has to give.
+ */
+const receiverSource = `
+const { createServer } = require('node:http');
+const { parentPort } = require('node:worker_threads');
+const seen = new Map();
+let total = 0;
+let waiter;
+const server = createServer((req, res) => {
+  const chunks = [];
+  req.on('data', (c) => chunks.push(c));
+  req.on('end', () => {
+    const body = Buffer.concat(chunks).toString('utf8');
+    const keys = req.url === '/am'
+      ? JSON.parse(body).alerts.map((a) => 'am-' + a.labels.vmid)
+      : [String(req.headers['x-svc-event-id'])];
+    for (const k of keys) seen.set(k, (seen.get(k) ?? 0) + 1);
+    total += keys.length;
+    res.writeHead(204).end();
+    if (waiter && seen.size >= waiter.n) { parentPort.postMessage({ id: waiter.id }); waiter = undefined; }
   });
-  server.keepAliveTimeout = 30_000;
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+});
+server.keepAliveTimeout = 30000;
+parentPort.on('message', (m) => {
+  if (m.type === 'reset') { seen.clear(); total = 0; parentPort.postMessage({ id: m.id }); }
+  else if (m.type === 'until') { if (seen.size >= m.n) parentPort.postMessage({ id: m.id }); else waiter = { n: m.n, id: m.id }; }
+  else if (m.type === 'counts') parentPort.postMessage({ id: m.id, unique: seen.size, total });
+  else if (m.type === 'close') server.close(() => parentPort.postMessage({ id: m.id }));
+});
+server.listen(0, '127.0.0.1', () => parentPort.postMessage({ id: 0, port: server.address().port }));
+`;
+
+async function receiver() {
+  const worker = new Worker(receiverSource, { eval: true });
+  type Reply = { id: number; port?: number; unique?: number; total?: number };
+  const pending = new Map<number, (m: Reply) => void>();
+  let nextId = 1;
+  worker.on('message', (m: Reply) => {
+    pending.get(m.id)?.(m);
+    pending.delete(m.id);
+  });
+  const call = (msg: object) =>
+    new Promise<Reply>((resolve) => {
+      const id = nextId++;
+      pending.set(id, resolve);
+      worker.postMessage({ ...msg, id });
+    });
+  const { port } = await new Promise<Reply>((resolve) => pending.set(0, resolve));
   return {
-    port: (server.address() as AddressInfo).port,
-    reset() {
-      seen.clear();
-      total = 0;
+    port: port!,
+    reset: () => call({ type: 'reset' }),
+    until: async (n: number) => {
+      await call({ type: 'until', n });
     },
-    until: (n: number) =>
-      new Promise<void>((resolve) => {
-        if (seen.size >= n) resolve();
-        else waiter = { n, resolve };
-      }),
-    counts: () => ({ unique: seen.size, total }),
-    close: () => new Promise<void>((r) => server.close(() => r())),
+    counts: async () => {
+      const c = await call({ type: 'counts' });
+      return { unique: c.unique!, total: c.total! };
+    },
+    close: async () => {
+      await call({ type: 'close' });
+      await worker.terminate();
+    },
   };
 }
 type Rx = Awaited<ReturnType<typeof receiver>>;
@@ -111,13 +140,13 @@ async function svcRun(rx: Rx, n: number): Promise<{ rate: number; lost: number; 
     actor,
     webhookInput.parse({ name: 'rx', url: `http://127.0.0.1:${rx.port}/svc`, service: 'generic' }),
   );
-  rx.reset();
+  await rx.reset();
   const t0 = performance.now();
   await area.sink.deliver(Array.from({ length: n }, (_, i) => notice(`s${n}`, i)));
   if (process.env.BENCH_DEBUG) console.log(`enqueued ${n} in ${(performance.now() - t0).toFixed(0)} ms`);
   await rx.until(n);
   const ms = performance.now() - t0;
-  const { unique, total } = rx.counts();
+  const { unique, total } = await rx.counts();
   await area.stop();
   await db.close();
   return { rate: (n / ms) * 1000, lost: n - unique, dup: total - unique };
@@ -128,7 +157,7 @@ async function poolRun(rx: Rx, n: number): Promise<number> {
   const payloads = Array.from({ length: n }, (_, i) =>
     JSON.stringify({ alert: notice(`p${n}`, i).alert, source: 'svc' }),
   );
-  rx.reset();
+  await rx.reset();
   const t0 = performance.now();
   let next = 0;
   const worker = async () => {
@@ -151,7 +180,7 @@ async function poolRun(rx: Rx, n: number): Promise<number> {
 }
 
 async function alertmanagerRun(rx: Rx, n: number, amPort: number, round = 0): Promise<number> {
-  rx.reset();
+  await rx.reset();
   const now = new Date().toISOString();
   const alerts = Array.from({ length: n }, (_, i) => ({
     labels: { alertname: `bench${n}-${round}`, vmid: String(i) },
