@@ -17,55 +17,50 @@ export interface CountedFields {
 /** Error texts are grouped by their first characters: enough to tell failures apart, small enough to index. */
 export const ERROR_KEY_MAX = 300;
 
+const DAY_MS = 86_400_000;
+let cachedDayStart = Number.NaN;
+let cachedDay = '';
+
 export function utcDay(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10);
+  // Every write asks for today; formatting a date costs more than the insert's own bookkeeping.
+  const start = ms - (((ms % DAY_MS) + DAY_MS) % DAY_MS);
+  if (start !== cachedDayStart) {
+    cachedDayStart = start;
+    cachedDay = new Date(start).toISOString().slice(0, 10);
+  }
+  return cachedDay;
 }
 
 const COLUMN = new Map<string, number>(statuses.map((st, i) => [st, i]));
 const TOTALS = totalColumns.join(', ');
 const ROW = `(?, ?, ?, ?, ?, ${totalColumns.map(() => '?').join(', ')})`;
 const ADD = totalColumns.map((c) => `${c} = install_totals.${c} + excluded.${c}`).join(', ');
+const SEP = '\u0000';
 
-/** Changes to `install_totals` collected during one transaction and written once at its end. */
+/**
+ * Changes to `install_totals` collected during one transaction and written once at its end. Records are
+ * first summed per distinct set of counted fields (a batch is mostly the same few apps on the same day),
+ * and only those sums are spread over the dimension keys when the batch is flushed.
+ */
 export class CountDeltas {
-  private readonly rows = new Map<string, { key: string[]; n: number[] }>();
+  private readonly records = new Map<string, { r: CountedFields; col: number; n: number }>();
 
   add(r: CountedFields, sign: 1 | -1): void {
     const col = COLUMN.get(r.status);
     // Statuses are validated on the way in; a stored value outside the list would be a bug, not input.
     if (col === undefined) throw new Error(`unknown status in a running total: ${r.status}`);
-    const keys: [string, string, string][] = [
-      ['all', '', ''],
-      ['nsapp', r.nsapp, ''],
-      ['type', r.type, ''],
-      ['os', r.os_type, r.os_version],
-    ];
-    if (countsAsFailure(r.status) && r.error !== '') {
-      const text = r.error.slice(0, ERROR_KEY_MAX);
-      keys.push(['error', text, ''], ['error_app', r.nsapp, text]);
-    }
-    const periods: [string, string][] = [
-      ['d', r.day],
-      ['m', r.day.slice(0, 7)],
-      ['t', ''],
-    ];
-    for (const [dim, k1, k2] of keys) {
-      for (const [grain, period] of periods) {
-        const key = [dim, grain, period, k1, k2];
-        const id = key.join('\u0000');
-        let cur = this.rows.get(id);
-        if (!cur) {
-          cur = { key, n: totalColumns.map(() => 0) };
-          this.rows.set(id, cur);
-        }
-        cur.n[col]! += sign;
-      }
-    }
+    const id =
+      r.day + SEP + r.type + SEP + r.nsapp + SEP + r.os_type + SEP + r.os_version + SEP + r.status + SEP + r.error;
+    const cur = this.records.get(id);
+    if (cur) cur.n += sign;
+    else this.records.set(id, { r, col, n: sign });
   }
 
   async flush(tx: SqlTx): Promise<void> {
-    const rows = [...this.rows.values()].filter((r) => r.n.some((n) => n !== 0));
-    this.rows.clear();
+    const totals = new Map<string, { key: string[]; n: number[] }>();
+    for (const { r, col, n } of this.records.values()) if (n !== 0) spread(totals, r, col, n);
+    this.records.clear();
+    const rows = [...totals.values()].filter((t) => t.n.some((n) => n !== 0));
     // Keys are unique within one statement, which PostgreSQL's ON CONFLICT DO UPDATE requires.
     for (let i = 0; i < rows.length; i += 50) {
       const chunk = rows.slice(i, i + 50);
@@ -73,8 +68,39 @@ export class CountDeltas {
         `insert into install_totals (dim, grain, day, k1, k2, ${TOTALS})
          values ${chunk.map(() => ROW).join(', ')}
          on conflict (dim, grain, day, k1, k2) do update set ${ADD}`,
-        chunk.flatMap((r) => [...r.key, ...r.n]),
+        chunk.flatMap((t) => [...t.key, ...t.n]),
       );
+    }
+  }
+}
+
+/** Adds `n` records like `r` to every running total they count in. */
+function spread(totals: Map<string, { key: string[]; n: number[] }>, r: CountedFields, col: number, n: number): void {
+  const keys: [string, string, string][] = [
+    ['all', '', ''],
+    ['nsapp', r.nsapp, ''],
+    ['type', r.type, ''],
+    ['os', r.os_type, r.os_version],
+  ];
+  if (countsAsFailure(r.status) && r.error !== '') {
+    const text = r.error.slice(0, ERROR_KEY_MAX);
+    keys.push(['error', text, ''], ['error_app', r.nsapp, text]);
+  }
+  const periods: [string, string][] = [
+    ['d', r.day],
+    ['m', r.day.slice(0, 7)],
+    ['t', ''],
+  ];
+  for (const [dim, k1, k2] of keys) {
+    for (const [grain, period] of periods) {
+      const key = [dim, grain, period, k1, k2];
+      const id = key.join(SEP);
+      let cur = totals.get(id);
+      if (!cur) {
+        cur = { key, n: totalColumns.map(() => 0) };
+        totals.set(id, cur);
+      }
+      cur.n[col]! += n;
     }
   }
 }
@@ -113,7 +139,10 @@ export async function insertReport(
     ],
   );
   if (changed === 0) return 'duplicate';
-  deltas.add({ ...r, day, error: '' }, 1);
+  deltas.add(
+    { day, type: r.type, nsapp: r.nsapp, os_type: r.os_type, os_version: r.os_version, status: r.status, error: '' },
+    1,
+  );
   return 'created';
 }
 

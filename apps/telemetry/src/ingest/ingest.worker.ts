@@ -35,11 +35,19 @@ interface SerializedError {
   code?: unknown;
 }
 
-type ToWorker = { type: 'commands'; requests: Request[] } | { type: 'close' };
+/**
+ * Commands and replies cross as JSON text (`Request[]`, `Reply[]`): a string is copied in one piece, while
+ * structured cloning walks every field of every record, on both threads. Commands hold only strings, finite
+ * numbers and null, which JSON carries unchanged.
+ */
+type ToWorker = { type: 'commands'; requests: string } | { type: 'close' };
 type FromWorker =
   | { type: 'ready' }
   | { type: 'failed'; error: SerializedError }
-  | { type: 'results'; replies: Reply[] };
+  | { type: 'results'; replies: string; messages: number };
+
+/** Messages of commands the worker may hold at once: the batch it commits and the next one, ready to go. */
+const MAX_POSTED = 2;
 
 interface Waiter {
   resolve(v: unknown): void;
@@ -53,10 +61,17 @@ const serialize = (err: unknown): SerializedError =>
 
 const revive = (e: SerializedError) => Object.assign(new Error(e.message), { name: e.name, code: e.code });
 
-/** HTTP-thread side: queues commands, posts them once per event-loop turn, settles callers on the replies. */
+/**
+ * HTTP-thread side: queues commands and settles callers on the replies. Commands are posted once per event-loop
+ * turn, but no more than MAX_POSTED messages are held by the worker: the rest wait here and go as one message
+ * when a commit reports back, so each message (and each commit) carries as many records as possible.
+ */
 export class WorkerWriter implements IngestWriter {
   private readonly waiting = new Map<number, Waiter>();
   private outbox: Request[] = [];
+  /** Messages posted to the current worker whose commands are not yet committed. */
+  private posted = 0;
+  private flushScheduled = false;
   private nextId = 1;
   private idleWaiters: (() => void)[] = [];
   private closing = false;
@@ -86,7 +101,11 @@ export class WorkerWriter implements IngestWriter {
       const id = this.nextId++;
       this.waiting.set(id, { resolve: resolve as (v: unknown) => void, reject });
       // One message per event-loop turn: requests parsed in the same turn cross the thread boundary together.
-      if (this.outbox.push({ id, cmd }) === 1) setImmediate(() => this.flush());
+      this.outbox.push({ id, cmd });
+      if (!this.flushScheduled && this.posted < MAX_POSTED) {
+        this.flushScheduled = true;
+        setImmediate(() => this.flush());
+      }
     });
   }
 
@@ -106,9 +125,11 @@ export class WorkerWriter implements IngestWriter {
   }
 
   private flush(): void {
-    if (!this.worker || this.outbox.length === 0) return;
-    const requests = this.outbox;
+    this.flushScheduled = false;
+    if (!this.worker || this.outbox.length === 0 || this.posted >= MAX_POSTED) return;
+    const requests = JSON.stringify(this.outbox);
     this.outbox = [];
+    this.posted++;
     this.worker.postMessage({ type: 'commands', requests } satisfies ToWorker);
   }
 
@@ -125,7 +146,10 @@ export class WorkerWriter implements IngestWriter {
   private attach(worker: Worker): void {
     this.worker = worker;
     worker.on('message', (msg: FromWorker) => {
-      if (msg.type === 'results') this.settle(msg.replies);
+      if (msg.type !== 'results') return;
+      this.posted -= msg.messages;
+      this.settle(JSON.parse(msg.replies) as Reply[]);
+      this.flush();
     });
     worker.on('error', (err) => this.log.error({ err }, 'telemetry writer thread failed'));
     worker.on('exit', (code) => {
@@ -136,6 +160,7 @@ export class WorkerWriter implements IngestWriter {
   /** A crashed writer must not leave callers hanging or stop ingest for good: fail what it held, start anew. */
   private restart(code: number): void {
     this.worker = undefined;
+    this.posted = 0;
     const err = new Error(`The telemetry writer thread stopped (exit code ${code}); the write was not committed.`);
     const queued = new Set(this.outbox.map((r) => r.id));
     // Commands still in the outbox never reached the dead worker: they wait for the new one.
@@ -209,18 +234,24 @@ function runWriterThread(port: MessagePort, data: ThreadData): void {
     return;
   }
   const runner = runnerFor(handle);
-  const queue: Request[] = [];
+  // One entry per message: a message is committed whole, so its acknowledgement frees exactly one slot.
+  const queue: Request[][] = [];
   let draining = false;
   let closing = false;
   const finish = () => void handle.close().finally(() => port.close());
   const drain = async () => {
-    while (queue.length > 0) await commitAndReply(port, runner, queue.splice(0, MAX_BATCH));
+    while (queue.length > 0) {
+      let n = 0;
+      let size = 0;
+      while (n < queue.length && (n === 0 || size + queue[n]!.length <= MAX_BATCH)) size += queue[n++]!.length;
+      await commitAndReply(port, runner, queue.splice(0, n));
+    }
     draining = false;
     if (closing) finish();
   };
   port.on('message', (msg: ToWorker) => {
     if (msg.type === 'close') closing = true;
-    else queue.push(...msg.requests);
+    else queue.push(JSON.parse(msg.requests) as Request[]);
     if (draining) return;
     if (queue.length === 0) {
       if (closing) finish();
@@ -233,7 +264,8 @@ function runWriterThread(port: MessagePort, data: ThreadData): void {
   port.postMessage({ type: 'ready' } satisfies FromWorker);
 }
 
-async function commitAndReply(port: MessagePort, runner: SqlRunner, batch: Request[]): Promise<void> {
+async function commitAndReply(port: MessagePort, runner: SqlRunner, messages: Request[][]): Promise<void> {
+  const batch = messages.length === 1 ? messages[0]! : messages.flat();
   const settled = await commitBatch(
     runner,
     batch.map((r) => (tx, deltas) => runCommand(tx, deltas, r.cmd)),
@@ -244,7 +276,11 @@ async function commitAndReply(port: MessagePort, runner: SqlRunner, batch: Reque
         ? { id: batch[i]!.id, ok: true, value: s.value }
         : { id: batch[i]!.id, ok: false, error: serialize(s.error) },
   );
-  port.postMessage({ type: 'results', replies } satisfies FromWorker);
+  port.postMessage({
+    type: 'results',
+    replies: JSON.stringify(replies),
+    messages: messages.length,
+  } satisfies FromWorker);
 }
 
 const started = workerData as ThreadData | undefined;
