@@ -1,5 +1,6 @@
 import type { Db } from '../../platform/db/index.js';
-import type { Completion, QueueRow } from './notifications.queue.store.js';
+import type { Notice } from './notifications.model.js';
+import type { ClaimedRow, Completion, QueueRow } from './notifications.queue.store.js';
 import type { ReceiptChanges } from './notifications.receipts.js';
 
 type Sqlite = NonNullable<Db['sqlite']>;
@@ -40,6 +41,21 @@ const ATTEMPT_COLS = [
   'success',
   'error',
 ] as const;
+const CLAIMED = [
+  'rowid AS seq',
+  'id',
+  'event_id',
+  'event',
+  'alert_id',
+  'channel',
+  'channel_id',
+  'group_id',
+  'attempts',
+  'max_attempts',
+  'next_attempt_at',
+  'last_error',
+  'last_status_code',
+] as const;
 const insert = (table: string, cols: readonly string[]) =>
   `INSERT INTO ${table} (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`;
 
@@ -62,15 +78,24 @@ export function createSqliteQueue(sqlite: Sqlite, org: string) {
       dropReceipts: sqlite.prepare(
         'DELETE FROM notification_receipts WHERE org_id = ? AND alert_id = ? AND start_ms = ?',
       ),
+      // By rowid: the due index yields it without a table read, and the update needs no primary-key lookup.
+      // The notice is not returned: the process that queued it usually still holds it (see `live`).
       claim: sqlite.prepare(
         `UPDATE notification_queue SET status = 'sending', attempts = attempts + 1, updated_at = ?
-         WHERE id IN (SELECT id FROM notification_queue WHERE org_id = ? AND status = 'pending' AND next_attempt_at <= ?
-                      ORDER BY next_attempt_at LIMIT ?)
-         RETURNING *`,
+         WHERE rowid IN (SELECT rowid FROM notification_queue
+                         WHERE org_id = ? AND status = 'pending' AND next_attempt_at <= ?
+                         ORDER BY next_attempt_at LIMIT ?)
+         RETURNING ${CLAIMED.join(', ')}`,
       ),
+      notice: sqlite.prepare('SELECT notice FROM notification_queue WHERE rowid = ?').pluck(),
       complete: sqlite.prepare(
         `UPDATE notification_queue SET status = ?, next_attempt_at = ?, last_error = ?, last_status_code = ?,
          updated_at = ?, attempts = attempts - ? WHERE id = ?`,
+      ),
+      // The id check keeps a stale rowid (renumbered by a VACUUM since the claim) from touching another row.
+      completeSeq: sqlite.prepare(
+        `UPDATE notification_queue SET status = ?, next_attempt_at = ?, last_error = ?, last_status_code = ?,
+         updated_at = ?, attempts = attempts - ? WHERE rowid = ? AND id = ?`,
       ),
       attempt: sqlite.prepare(insert('notification_attempts', ATTEMPT_COLS)),
     };
@@ -82,28 +107,65 @@ export function createSqliteQueue(sqlite: Sqlite, org: string) {
 
   const enqueue = sqlite.transaction((rows: readonly Row[], receipts: ReceiptChanges | undefined, now: number) => {
     const q = st();
-    for (const r of rows) q.insert.run(COLS.map((c) => (c === 'org_id' ? org : r[c])));
+    // Positional, in COLS order: no per-row array of 17 values to build and collect.
+    for (const r of rows)
+      q.insert.run(
+        r.id,
+        org,
+        r.event_id,
+        r.event,
+        r.alert_id,
+        r.channel,
+        r.channel_id,
+        r.notice,
+        r.group_id,
+        r.status,
+        r.attempts,
+        r.max_attempts,
+        r.next_attempt_at,
+        r.last_error,
+        r.last_status_code,
+        r.created_at,
+        r.updated_at,
+      );
     for (const x of receipts?.add ?? [])
       q.receipt.run(org, x.alertId, x.startMs, x.channel, x.channelId, x.eventId, now);
     for (const o of receipts?.drop ?? []) q.dropReceipts.run(org, o.alertId, o.startMs);
   });
 
-  const claim = sqlite.transaction((now: number, limit: number) => st().claim.all(now, org, now, limit) as QueueRow[]);
+  /** `live` holds notices this process queued; the rest are read back from their rows. */
+  const claim = sqlite.transaction((now: number, limit: number, live: (id: string) => Notice | undefined) => {
+    const q = st();
+    const rows = q.claim.all(now, org, now, limit) as Array<Omit<ClaimedRow, 'notice'> & { notice?: Notice }>;
+    for (const r of rows) r.notice = live(r.id) ?? (JSON.parse(q.notice.get(r.seq) as string) as Notice);
+    return rows as ClaimedRow[];
+  });
 
   const complete = sqlite.transaction((done: readonly Completion[], now: number) => {
     const q = st();
     for (const c of done) {
-      q.complete.run(
-        c.status,
-        c.status === 'sent' ? now : c.nextAttemptAt,
-        c.lastError,
-        c.lastStatusCode,
-        now,
-        c.deferred ? 1 : 0,
-        c.id,
-      );
+      const next = c.status === 'sent' ? now : c.nextAttemptAt;
+      const back = c.deferred ? 1 : 0;
+      if (c.seq === undefined) q.complete.run(c.status, next, c.lastError, c.lastStatusCode, now, back, c.id);
+      else q.completeSeq.run(c.status, next, c.lastError, c.lastStatusCode, now, back, c.seq, c.id);
       const a = c.attempt;
-      if (a) q.attempt.run(ATTEMPT_COLS.map((k) => (k === 'org_id' ? org : a[k])));
+      if (a)
+        q.attempt.run(
+          a.id,
+          org,
+          a.at,
+          a.channel,
+          a.channel_id,
+          a.name,
+          a.event_id,
+          a.event,
+          a.alert_id,
+          a.attempt,
+          a.status_code,
+          a.duration_ms,
+          a.success,
+          a.error,
+        );
     }
   });
 

@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import { type Database, type Db, DEFAULT_ORG } from '../../platform/db/index.js';
+import type { Notice } from './notifications.model.js';
 import { createSqliteQueue } from './notifications.queue.sqlite.js';
 import {
   ANNOUNCING,
@@ -14,9 +15,32 @@ export type QueueRow = Selectable<Database['notification_queue']>;
 export type QueueStatus = 'pending' | 'sending' | 'sent' | 'failed' | 'dlq';
 export type AttemptRow = Selectable<Database['notification_attempts']>;
 
+/** A row the worker claimed: what sending and recording its outcome need, the notice already parsed. */
+export type ClaimedRow = Pick<
+  QueueRow,
+  | 'id'
+  | 'event_id'
+  | 'event'
+  | 'alert_id'
+  | 'channel'
+  | 'channel_id'
+  | 'group_id'
+  | 'attempts'
+  | 'max_attempts'
+  | 'next_attempt_at'
+  | 'last_error'
+  | 'last_status_code'
+> & {
+  notice: Notice;
+  /** SQLite rowid, when claimed there: the outcome is written by it. */
+  seq?: number;
+};
+
 /** The end of one attempt: the row's new state, the history entry and the health change. */
 export interface Completion {
   id: string;
+  /** The claimed row's `seq`, when it has one. */
+  seq?: number;
   status: QueueStatus;
   nextAttemptAt: number;
   lastError: string;
@@ -27,6 +51,9 @@ export interface Completion {
 }
 
 const CHUNK = 50;
+// Notices queued by this process, by row id, until claimed: the worker then neither reads nor parses them
+// again. Bounded; rows it misses (other processes, restarts, retries, overflow) are read from the database.
+const LIVE_MAX = 20_000;
 const chunks = <T>(xs: readonly T[], n = CHUNK): T[][] =>
   Array.from({ length: Math.ceil(xs.length / n) }, (_, i) => xs.slice(i * n, i * n + n));
 
@@ -34,6 +61,13 @@ export function createQueueStore(handle: Db) {
   const db = handle.db;
   const org = DEFAULT_ORG;
   const lite = handle.sqlite ? createSqliteQueue(handle.sqlite, org) : undefined;
+  const live = new Map<string, Notice>();
+  const take = (id: string): Notice | undefined => {
+    const n = live.get(id);
+    if (n) live.delete(id);
+    return n;
+  };
+  const claimed = (r: QueueRow): ClaimedRow => ({ ...r, notice: take(r.id) ?? (JSON.parse(r.notice) as Notice) });
 
   async function insertRows(trx: Kysely<Database>, rows: Omit<QueueRow, 'org_id'>[]): Promise<void> {
     for (const part of chunks(rows)) {
@@ -47,16 +81,26 @@ export function createQueueStore(handle: Db) {
   return {
     /**
      * All rows of one hand-over and the receipts they change in one transaction: either every notice x channel
-     * is queued (and remembered for the recovery) or none.
+     * is queued (and remembered for the recovery) or none. `notices[i]`, when given, is the notice of `rows[i]`
+     * as an object, which the caller no longer changes.
      */
-    async enqueue(rows: Omit<QueueRow, 'org_id'>[], receipts?: ReceiptChanges): Promise<void> {
+    async enqueue(
+      rows: Omit<QueueRow, 'org_id'>[],
+      receipts?: ReceiptChanges,
+      notices?: readonly Notice[],
+    ): Promise<void> {
       const now = rows[0]?.created_at ?? 0;
-      if (lite?.available()) return lite.enqueue(rows, receipts, now);
-      await db.transaction().execute(async (trx) => {
-        await insertRows(trx, rows);
-        if (receipts) await writeReceipts(trx, org, receipts, now);
-      });
+      if (lite?.available()) lite.enqueue(rows, receipts, now);
+      else
+        await db.transaction().execute(async (trx) => {
+          await insertRows(trx, rows);
+          if (receipts) await writeReceipts(trx, org, receipts, now);
+        });
+      if (notices) for (let i = 0; i < rows.length && live.size < LIVE_MAX; i++) live.set(rows[i]!.id, notices[i]!);
     },
+
+    /** Forgets remembered notices (nothing is waiting): rows queued but never claimed here cannot pin them. */
+    forgetLive: () => live.clear(),
 
     /** Channel keys that were queued an announcement, per occurrence key. */
     receipts: (occurrences: readonly Occurrence[]) => readReceipts(db, org, occurrences),
@@ -91,8 +135,8 @@ export function createQueueStore(handle: Db) {
     },
 
     /** Marks due rows `sending` and returns them; rows of a group selected together come along. */
-    async claim(now: number, limit: number, ids?: readonly string[]): Promise<QueueRow[]> {
-      if (!ids && lite?.available()) return lite.claim(now, limit);
+    async claim(now: number, limit: number, ids?: readonly string[]): Promise<ClaimedRow[]> {
+      if (!ids && lite?.available()) return lite.claim(now, limit, take);
       return db.transaction().execute(async (trx) => {
         let q = trx
           .selectFrom('notification_queue')
@@ -102,7 +146,7 @@ export function createQueueStore(handle: Db) {
         q = ids ? q.where('id', 'in', ids.length ? [...ids] : ['']) : q.where('next_attempt_at', '<=', now);
         const picked = await q.orderBy('next_attempt_at').limit(limit).execute();
         if (picked.length === 0) return [];
-        const out: QueueRow[] = [];
+        const out: ClaimedRow[] = [];
         for (const part of chunks(
           picked.map((p) => p.id),
           500,
@@ -114,7 +158,7 @@ export function createQueueStore(handle: Db) {
             .where('status', '=', 'pending')
             .returningAll()
             .execute();
-          out.push(...rows);
+          for (const r of rows) out.push(claimed(r));
         }
         return out;
       });

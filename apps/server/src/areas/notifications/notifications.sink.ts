@@ -8,7 +8,10 @@ import type { QueueRow, QueueStore } from './notifications.queue.store.js';
 import { ANNOUNCING, channelKey, occurrenceKey, occurrenceOf, type ReceiptChanges } from './notifications.receipts.js';
 
 export interface NoticeSink {
-  /** Queues every notice for every enabled channel, durably, before returning. */
+  /**
+   * Queues every notice for every enabled channel, durably, before returning. The notices are handed over: the
+   * caller must not change them afterwards (the worker sends the same objects, not copies).
+   */
   deliver(notices: readonly Notice[]): Promise<void>;
 }
 
@@ -84,7 +87,7 @@ export function createSink(d: SinkDeps) {
    * the enabled channels holding a receipt for its occurrence (or to all, when the notice says so), never before
    * an announcement of the same alert still waiting on that channel, and uses the receipts up.
    */
-  async function route(notices: readonly Notice[]): Promise<{ rows: Row[]; receipts: ReceiptChanges }> {
+  async function route(notices: readonly Notice[]): Promise<{ rows: Row[]; of: Notice[]; receipts: ReceiptChanges }> {
     const now = d.clock.now();
     const maxAttempts = d.policy().maxAttempts;
     const targets = await enabledTargets();
@@ -94,6 +97,7 @@ export function createSink(d: SinkDeps) {
       ? await d.queue.waitingAnnouncements(recoveries.map((n) => n.alert.id))
       : new Map();
     const rows: Row[] = [];
+    const of: Notice[] = [];
     const receipts: ReceiptChanges = { add: [], drop: [] };
     for (const n of notices) {
       const occ = occurrenceOf(n);
@@ -107,6 +111,7 @@ export function createSink(d: SinkDeps) {
           rows.push(
             row(n, t.kind, t.id, now, { maxAttempts, dueAt: wait !== undefined && wait > now ? wait : undefined }),
           );
+          of.push(n);
         }
         held.delete(key);
         receipts.drop.push(occ);
@@ -117,6 +122,7 @@ export function createSink(d: SinkDeps) {
       for (const t of targets) {
         const r = row(n, t.kind, t.id, now, { maxAttempts });
         rows.push(r);
+        of.push(n);
         if (!announces) continue;
         const ck = channelKey(t.kind, t.id);
         got.add(ck);
@@ -126,15 +132,15 @@ export function createSink(d: SinkDeps) {
       }
       if (announces) held.set(key, got);
     }
-    return { rows, receipts };
+    return { rows, of, receipts };
   }
 
   return {
     async deliver(notices: readonly Notice[]): Promise<void> {
       if (notices.length === 0) return;
-      const { rows, receipts } = await route(notices);
+      const { rows, of, receipts } = await route(notices);
       if (rows.length === 0 && receipts.add.length === 0 && receipts.drop.length === 0) return;
-      await d.queue.enqueue(rows, receipts);
+      await d.queue.enqueue(rows, receipts, of);
       if (rows.length) d.kick();
     },
     /** Rows for a test notice: one attempt, held back from the background worker so the caller sends them. */

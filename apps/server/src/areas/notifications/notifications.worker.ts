@@ -7,7 +7,7 @@ import type { Notice } from './notifications.model.js';
 import type { SendOutcome } from './notifications.outcome.js';
 import { backoffMs, type DeliveryPolicy, HOUR_MS, SlidingWindows } from './notifications.policy.js';
 import { pump } from './notifications.pump.js';
-import type { Completion, QueueRow, QueueStore } from './notifications.queue.store.js';
+import type { ClaimedRow, Completion, QueueStore } from './notifications.queue.store.js';
 import type { NotificationStore } from './notifications.store.js';
 
 export interface WorkerDeps {
@@ -23,7 +23,7 @@ export interface WorkerDeps {
 
 /** One message: the rows of a group (or a single row) for one channel target. */
 interface Message {
-  rows: QueueRow[];
+  rows: ClaimedRow[];
   notices: Notice[];
   channel: ChannelKind;
   channelId: string;
@@ -34,13 +34,13 @@ const IDLE_MS = 5_000;
 // Events that count against the hourly cap; recoveries and tests always go out.
 const capped = new Set(['firing', 'reminder', 'escalated', 'flapping']);
 
-function toMessages(rows: readonly QueueRow[]): Message[] {
+function toMessages(rows: readonly ClaimedRow[]): Message[] {
   const byKey = new Map<string, Message>();
   for (const r of rows) {
     const key = r.group_id ? `${r.channel}\u0000${r.channel_id}\u0000${r.group_id}` : r.id;
     const m = byKey.get(key) ?? { rows: [], notices: [], channel: r.channel as ChannelKind, channelId: r.channel_id };
     m.rows.push(r);
-    m.notices.push(JSON.parse(r.notice) as Notice);
+    m.notices.push(r.notice);
     byKey.set(key, m);
   }
   return [...byKey.values()];
@@ -92,6 +92,7 @@ export function createDeliveryWorker(d: WorkerDeps) {
         : `${out.error ?? 'failed'}${status === 'dlq' && out.retryable ? ` (gave up after ${attempts} attempts)` : ''}`;
       return {
         id: r.id,
+        seq: r.seq,
         status,
         nextAttemptAt: next,
         lastError: why,
@@ -122,6 +123,7 @@ export function createDeliveryWorker(d: WorkerDeps) {
       return {
         done: m.rows.map((r) => ({
           id: r.id,
+          seq: r.seq,
           status: 'pending',
           nextAttemptAt: at,
           lastError: r.last_error,
@@ -184,7 +186,7 @@ export function createDeliveryWorker(d: WorkerDeps) {
   const send = async (m: Message, signal?: AbortSignal): Promise<Sent> => ({ m, ...(await sendOne(m, signal)) });
 
   /** Sends claimed rows and persists every outcome; returns the outcome per row id. */
-  async function dispatch(rows: readonly QueueRow[], signal?: AbortSignal): Promise<Map<string, SendOutcome>> {
+  async function dispatch(rows: readonly ClaimedRow[], signal?: AbortSignal): Promise<Map<string, SendOutcome>> {
     const results = await mapLimit(toMessages(rows), d.policy().concurrency, (m) => send(m, signal));
     await record(results);
     const byRow = new Map<string, SendOutcome>();
@@ -198,6 +200,7 @@ export function createDeliveryWorker(d: WorkerDeps) {
     const done = messages.flatMap((m) =>
       m.rows.map((r) => ({
         id: r.id,
+        seq: r.seq,
         status: 'pending' as const,
         nextAttemptAt: now,
         lastError: r.last_error,
@@ -237,6 +240,7 @@ export function createDeliveryWorker(d: WorkerDeps) {
       hourly.prune(now);
     }
     const due = await d.queue.nextDueAt();
+    if (due === undefined) d.queue.forgetLive();
     idleDelay = due === undefined ? IDLE_MS : Math.min(IDLE_MS, Math.max(0, due - d.clock.now()));
   }
 
