@@ -48,10 +48,15 @@ export class IngestEndpoint {
   }
 }
 
+const JSON_TYPE = 'application/json; charset=utf-8';
+
 /** One request: limit, body, validation, write, answer, log line. */
 class Exchange {
   private readonly started = performance.now();
   private readonly id: string;
+  /** Response headers as name, value pairs for one `writeHead`: cheaper than a setHeader call each. */
+  private readonly headers: string[];
+  private closeConnection = false;
 
   constructor(
     private readonly endpoint: IngestEndpoint,
@@ -61,10 +66,10 @@ class Exchange {
     private readonly res: ServerResponse,
   ) {
     this.id = genRequestId(req);
+    this.headers = ['content-type', JSON_TYPE, 'x-request-id', this.id];
   }
 
   run(): void {
-    this.res.setHeader('x-request-id', this.id);
     if (this.deps.limiter && !this.withinLimit(this.deps.limiter)) return;
     const { headers } = this.req;
     const declared = headers['content-length'];
@@ -83,9 +88,14 @@ class Exchange {
 
   private withinLimit(limiter: FixedWindowLimiter): boolean {
     const d = limiter.hit(this.clientAddress());
-    this.res.setHeader('ratelimit-limit', String(d.limit));
-    this.res.setHeader('ratelimit-remaining', String(d.remaining));
-    this.res.setHeader('ratelimit-reset', String(d.resetSeconds));
+    this.headers.push(
+      'ratelimit-limit',
+      String(d.limit),
+      'ratelimit-remaining',
+      String(d.remaining),
+      'ratelimit-reset',
+      String(d.resetSeconds),
+    );
     if (d.allowed) return true;
     this.req.resume();
     this.fail(
@@ -130,33 +140,24 @@ class Exchange {
 
   private tooLarge(): void {
     // The rest of the body is not worth reading: answer and close the connection.
-    this.res.setHeader('connection', 'close');
+    this.closeConnection = true;
     this.req.resume();
     this.fail(new AppError('payload_too_large', 'The request body is larger than this endpoint accepts.'));
   }
 
   private handle(text: string | undefined): void {
-    let answer: Promise<{ status: number; body: IngestAnswer }>;
+    let answered: Promise<void>;
     try {
       const value = text === undefined ? undefined : parseLenientJson(text);
-      answer = this.route === 'report' ? this.report(value) : this.update(value);
+      answered =
+        this.route === 'report'
+          ? this.deps.ingest.recordReport(readReport(value)).then((r) => this.answer(r.created ? 201 : 200, r.body))
+          : this.deps.ingest.recordStatusUpdate(readUpdate(value)).then((body) => this.answer(200, body));
     } catch (err) {
       this.fail(err);
       return;
     }
-    answer.then(
-      (a) => this.answer(a.status, a.body),
-      (err: unknown) => this.fail(err),
-    );
-  }
-
-  private async report(value: unknown) {
-    const r = await this.deps.ingest.recordReport(readReport(value));
-    return { status: r.created ? 201 : 200, body: r.body };
-  }
-
-  private async update(value: unknown) {
-    return { status: 200, body: await this.deps.ingest.recordStatusUpdate(readUpdate(value)) };
+    answered.catch((err: unknown) => this.fail(err));
   }
 
   private answer(status: number, body: IngestAnswer): void {
@@ -175,7 +176,7 @@ class Exchange {
     const { log } = this.deps;
     if (err instanceof AppError) {
       if (err.status >= 500) log.error({ err, reqId: this.id }, err.message);
-      for (const [k, v] of Object.entries(err.headers)) this.res.setHeader(k, v);
+      for (const [k, v] of Object.entries(err.headers)) this.headers.push(k, v);
       this.send(err.status, JSON.stringify(err.toBody()));
       return;
     }
@@ -190,10 +191,8 @@ class Exchange {
   private send(status: number, json: string): void {
     const { res } = this;
     if (res.headersSent || res.destroyed) return;
-    if (this.endpoint.closing) res.setHeader('connection', 'close');
-    res.statusCode = status;
-    res.setHeader('content-type', 'application/json; charset=utf-8');
-    res.end(json);
+    if (this.closeConnection || this.endpoint.closing) this.headers.push('connection', 'close');
+    res.writeHead(status, this.headers).end(json);
     this.logLine(status);
   }
 
