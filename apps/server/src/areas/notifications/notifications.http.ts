@@ -1,4 +1,6 @@
+import { EventEmitter } from 'node:events';
 import { isIP } from 'node:net';
+import type { Readable } from 'node:stream';
 import type { Agent } from 'undici';
 import { undici } from '../../platform/http/undici.js';
 import { SsrfError, type TargetGuard } from './notifications.ssrf.js';
@@ -27,14 +29,54 @@ export function parseRetryAfter(v: string | string[] | undefined, now: number): 
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
-async function readCapped(body: AsyncIterable<Buffer>): Promise<string> {
-  const parts: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    if (size < BODY_CAP) parts.push(chunk);
-    size += chunk.length;
+// Events, not `for await`: an async iterator per response cost more than reading the (mostly empty) body.
+function readCapped(body: Readable): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const parts: Buffer[] = [];
+    let size = 0;
+    body.on('data', (chunk: Buffer) => {
+      if (size < BODY_CAP) parts.push(chunk);
+      size += chunk.length;
+    });
+    body.on('end', () => resolve(size === 0 ? '' : Buffer.concat(parts).toString('utf8').slice(0, BODY_CAP)));
+    body.on('error', reject);
+  });
+}
+
+/** Where a URL goes, parsed once per distinct URL: undici gets origin and path and parses nothing. */
+interface Target {
+  origin: string;
+  path: string;
+  /** Set when the URL names a literal address the guard refuses. */
+  refused?: string;
+}
+const TARGETS_MAX = 1000;
+
+/**
+ * One abort signal shared by a window of concurrent requests: undici adds a listener per request, and an
+ * AbortSignal's listener list grows costlier with each one. An emitter standing for the signal does not.
+ */
+class AbortRelay extends EventEmitter {
+  constructor(private readonly signal: AbortSignal) {
+    super();
+    this.setMaxListeners(0);
+    signal.addEventListener('abort', () => this.emit('abort'), { once: true });
   }
-  return Buffer.concat(parts).toString('utf8').slice(0, BODY_CAP);
+  get aborted(): boolean {
+    return this.signal.aborted;
+  }
+  get reason(): unknown {
+    return this.signal.reason;
+  }
+}
+const relays = new WeakMap<AbortSignal, AbortRelay>();
+function relayOf(signal: AbortSignal): AbortRelay {
+  let r = relays.get(signal);
+  if (!r) {
+    r = new AbortRelay(signal);
+    relays.set(signal, r);
+  }
+  return r;
 }
 
 /** Posts built requests through a pooled agent whose DNS answers pass the SSRF guard at connect time. */
@@ -52,25 +94,32 @@ export function createHttpSender(guard: TargetGuard, opts: { timeoutMs: number; 
     return pool;
   };
 
-  async function send(req: BuiltRequest, signal?: AbortSignal): Promise<HttpOutcome> {
-    const host = new URL(req.url).hostname.replace(/^\[|\]$/g, '');
+  const targets = new Map<string, Target>();
+  function targetOf(url: string): Target {
+    const hit = targets.get(url);
+    if (hit) return hit;
+    const u = new URL(url);
+    const host = u.hostname.replace(/^\[|\]$/g, '');
+    const t: Target = { origin: u.origin, path: `${u.pathname}${u.search}` };
     // Literal addresses skip DNS, so the connect-time lookup never sees them: check them here.
-    if (isIP(host) && !guard.allowedAddress(host)) {
-      return {
-        status: 0,
-        body: '',
-        network: false,
-        refused: true,
-        error: new SsrfError(`address ${host} is refused (loopback, private, link-local or metadata)`).message,
-      };
-    }
+    if (isIP(host) && !guard.allowedAddress(host))
+      t.refused = new SsrfError(`address ${host} is refused (loopback, private, link-local or metadata)`).message;
+    if (targets.size >= TARGETS_MAX) targets.clear();
+    targets.set(url, t);
+    return t;
+  }
+
+  async function send(req: BuiltRequest, signal?: AbortSignal): Promise<HttpOutcome> {
+    const t = targetOf(req.url);
+    if (t.refused) return { status: 0, body: '', network: false, refused: true, error: t.refused };
     try {
-      const res = await undici().request(req.url, {
+      const res = await agent().request({
+        origin: t.origin,
+        path: t.path,
         method: req.method as 'POST',
         headers: req.headers,
         body: req.body,
-        dispatcher: agent(),
-        signal,
+        signal: signal ? relayOf(signal) : undefined,
       });
       const body = await readCapped(res.body);
       return {

@@ -51,8 +51,18 @@ export interface DataContext {
 const toMs = (t: string | number | undefined): number | undefined =>
   t === undefined || t === '' ? undefined : typeof t === 'number' ? t : Date.parse(t);
 
-const iso = (ms: number | undefined): string =>
-  ms === undefined || Number.isNaN(ms) ? '' : new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+// Remembers its last answers: one message asks for the same few instants (now, the alert's start) repeatedly.
+const isoSeen = new Map<number, string>();
+const iso = (ms: number | undefined): string => {
+  if (ms === undefined || Number.isNaN(ms)) return '';
+  let s = isoSeen.get(ms);
+  if (s === undefined) {
+    s = new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    if (isoSeen.size >= 64) isoSeen.clear();
+    isoSeen.set(ms, s);
+  }
+  return s;
+};
 
 const round1 = (v: number): number => Math.round(v * 10) / 10;
 
@@ -68,8 +78,8 @@ export function formatDuration(ms: number): string {
   return h % 24 ? `${d}d ${h % 24}h` : `${d}d`;
 }
 
-const unitOf = (type: string): string =>
-  /^(diskRead|diskWrite|networkIn|networkOut)$/.test(type) ? ' MB/s' : /temperature/i.test(type) ? '°C' : '%';
+const rates = new Set(['diskRead', 'diskWrite', 'networkIn', 'networkOut']);
+const unitOf = (type: string): string => (rates.has(type) ? ' MB/s' : /temperature/i.test(type) ? '°C' : '%');
 
 /** One alert as `.Alerts` lists it (the JSON names of the alert record). */
 function alertObject(n: Notice): Record<string, unknown> {

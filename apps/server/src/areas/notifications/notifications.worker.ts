@@ -141,21 +141,22 @@ export function createDeliveryWorker(d: WorkerDeps) {
       out = { ok: false, status: 0, response: '', error: e.message, retryable: e.name !== 'SsrfError', durationMs: 0 };
     }
     const name = (await impl.name(m.channelId).catch(() => undefined)) ?? m.channelId;
-    d.log.debug(
-      {
-        event: 'webhook.delivery',
-        channel: m.channel,
-        target: m.channelId,
-        eventId: m.rows[0]!.event_id,
-        notices: m.rows.length,
-        attempt: m.rows[0]!.attempts,
-        ok: out.ok,
-        status: out.status,
-        ms: out.durationMs,
-        error: out.error,
-      },
-      'webhook.delivery',
-    );
+    if (d.log.isLevelEnabled('debug'))
+      d.log.debug(
+        {
+          event: 'webhook.delivery',
+          channel: m.channel,
+          target: m.channelId,
+          eventId: m.rows[0]!.event_id,
+          notices: m.rows.length,
+          attempt: m.rows[0]!.attempts,
+          ok: out.ok,
+          status: out.status,
+          ms: out.durationMs,
+          error: out.error,
+        },
+        'webhook.delivery',
+      );
     return { done: completionsFor(m, out, name, d.clock.now()), out };
   }
 

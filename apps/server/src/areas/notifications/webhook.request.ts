@@ -58,6 +58,26 @@ function targetUrl(w: WebhookConfig, data: Record<string, unknown>): URL {
   }
 }
 
+/** The target of a webhook, rendered and checked; URLs without a template are worked out once. */
+const literal = new Map<string, { url: string; chatId?: string }>();
+const LITERAL_MAX = 500;
+
+function target(w: WebhookConfig, data: Record<string, unknown>): { url: string; chatId?: string } {
+  const kind = webhookKindImpls[w.service];
+  const templated = w.url.includes('{{');
+  const key = `${w.service}\u0000${w.url}`;
+  const hit = templated ? undefined : literal.get(key);
+  if (hit) return hit;
+  const u = targetUrl(w, data);
+  const t = kind.target ? kind.target(u) : { url: u };
+  const out = t.chatId === undefined ? { url: t.url.toString() } : { url: t.url.toString(), chatId: t.chatId };
+  if (!templated) {
+    if (literal.size >= LITERAL_MAX) literal.clear();
+    literal.set(key, out);
+  }
+  return out;
+}
+
 /**
  * Everything a delivery sends, from the webhook and the notices: rendered URL, payload (built-in or the user's
  * template, checked to be JSON where the kind needs it), custom headers, event id and signature. Live sends
@@ -70,14 +90,14 @@ export function buildWebhookRequest(
 ): BuiltRequest {
   const kind = webhookKindImpls[w.service];
   kind.validate?.(w);
-  const customFields = { ...w.customFields };
   // PagerDuty users often configure the integration key as a header, as the service's docs show it.
-  if (w.service === 'pagerduty' && !customFields.routing_key && w.headers.routing_key) {
-    customFields.routing_key = w.headers.routing_key;
-  }
+  const customFields =
+    w.service === 'pagerduty' && !w.customFields.routing_key && w.headers.routing_key
+      ? { ...w.customFields, routing_key: w.headers.routing_key }
+      : { ...w.customFields };
   const data = templateData(notices, { now: env.now, publicUrl: env.publicUrl, customFields, mention: w.mention });
-  const target = kind.target ? kind.target(targetUrl(w, data)) : { url: targetUrl(w, data) };
-  if (target.chatId !== undefined) data.ChatID = target.chatId;
+  const to = target(w, data);
+  if (to.chatId !== undefined) data.ChatID = to.chatId;
   const custom = w.template.trim() !== '';
   const body = custom ? render('payload', w.template, data) : kind.payload(data);
   // Built-in payloads come from JSON.stringify; only a user's template can render broken JSON.
@@ -99,5 +119,5 @@ export function buildWebhookRequest(
     headers[TIMESTAMP_HEADER] = String(ts);
     headers[SIGNATURE_HEADER] = signature(w.signingSecret, ts, body);
   }
-  return { url: target.url.toString(), method: w.method || 'POST', headers, body, eventId };
+  return { url: to.url, method: w.method || 'POST', headers, body, eventId };
 }
