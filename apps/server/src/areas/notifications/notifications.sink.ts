@@ -101,7 +101,7 @@ export function createSink(d: SinkDeps) {
     const receipts: ReceiptChanges = { add: [], drop: [] };
     for (const n of notices) {
       const occ = occurrenceOf(n);
-      const key = occurrenceKey(occ);
+      const key = recoveries.length > 0 ? occurrenceKey(occ) : '';
       if (n.event === 'resolved') {
         const got: Set<string> = held.get(key) ?? new Set();
         for (const t of targets) {
@@ -118,19 +118,22 @@ export function createSink(d: SinkDeps) {
         continue;
       }
       const announces = ANNOUNCING.has(n.event);
-      const got: Set<string> = held.get(key) ?? new Set();
+      // Only a recovery later in this batch reads what this announcement holds and leaves waiting.
+      const track = announces && recoveries.length > 0;
+      const got: Set<string> | undefined = track ? (held.get(key) ?? new Set()) : undefined;
       for (const t of targets) {
         const r = row(n, t.kind, t.id, now, { maxAttempts });
         rows.push(r);
         of.push(n);
         if (!announces) continue;
-        const ck = channelKey(t.kind, t.id);
-        got.add(ck);
         receipts.add.push({ ...occ, channel: t.kind, channelId: t.id, eventId: n.eventId });
+        if (!track) continue;
+        const ck = channelKey(t.kind, t.id);
+        got?.add(ck);
         const wk = `${n.alert.id}\u0000${ck}`;
         waiting.set(wk, Math.max(waiting.get(wk) ?? 0, r.next_attempt_at));
       }
-      if (announces) held.set(key, got);
+      if (track) held.set(key, got);
     }
     return { rows, of, receipts };
   }
