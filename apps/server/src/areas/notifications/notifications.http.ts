@@ -1,8 +1,7 @@
-import { EventEmitter } from 'node:events';
 import { isIP } from 'node:net';
-import type { Readable } from 'node:stream';
 import type { Agent } from 'undici';
 import { undici } from '../../platform/http/undici.js';
+import { exchange } from './notifications.http.exchange.js';
 import { SsrfError, type TargetGuard } from './notifications.ssrf.js';
 import type { BuiltRequest } from './webhook.request.js';
 
@@ -18,8 +17,6 @@ export interface HttpOutcome {
   refused?: boolean;
 }
 
-const BODY_CAP = 4096;
-
 /** Seconds or an HTTP date, as RFC 9110 allows; undefined when absent or unreadable. */
 export function parseRetryAfter(v: string | string[] | undefined, now: number): number | undefined {
   const s = Array.isArray(v) ? v[0] : v;
@@ -27,20 +24,6 @@ export function parseRetryAfter(v: string | string[] | undefined, now: number): 
   if (/^\d+$/.test(s.trim())) return Number(s.trim()) * 1000;
   const at = Date.parse(s);
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
-}
-
-// Events, not `for await`: an async iterator per response cost more than reading the (mostly empty) body.
-function readCapped(body: Readable): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const parts: Buffer[] = [];
-    let size = 0;
-    body.on('data', (chunk: Buffer) => {
-      if (size < BODY_CAP) parts.push(chunk);
-      size += chunk.length;
-    });
-    body.on('end', () => resolve(size === 0 ? '' : Buffer.concat(parts).toString('utf8').slice(0, BODY_CAP)));
-    body.on('error', reject);
-  });
 }
 
 /** Where a URL goes, parsed once per distinct URL: undici gets origin and path and parses nothing. */
@@ -51,33 +34,6 @@ interface Target {
   refused?: string;
 }
 const TARGETS_MAX = 1000;
-
-/**
- * One abort signal shared by a window of concurrent requests: undici adds a listener per request, and an
- * AbortSignal's listener list grows costlier with each one. An emitter standing for the signal does not.
- */
-class AbortRelay extends EventEmitter {
-  constructor(private readonly signal: AbortSignal) {
-    super();
-    this.setMaxListeners(0);
-    signal.addEventListener('abort', () => this.emit('abort'), { once: true });
-  }
-  get aborted(): boolean {
-    return this.signal.aborted;
-  }
-  get reason(): unknown {
-    return this.signal.reason;
-  }
-}
-const relays = new WeakMap<AbortSignal, AbortRelay>();
-function relayOf(signal: AbortSignal): AbortRelay {
-  let r = relays.get(signal);
-  if (!r) {
-    r = new AbortRelay(signal);
-    relays.set(signal, r);
-  }
-  return r;
-}
 
 /** Posts built requests through a pooled agent whose DNS answers pass the SSRF guard at connect time. */
 export function createHttpSender(guard: TargetGuard, opts: { timeoutMs: number; now: () => number }) {
@@ -113,20 +69,16 @@ export function createHttpSender(guard: TargetGuard, opts: { timeoutMs: number; 
     const t = targetOf(req.url);
     if (t.refused) return { status: 0, body: '', network: false, refused: true, error: t.refused };
     try {
-      const res = await agent().request({
-        origin: t.origin,
-        path: t.path,
-        method: req.method as 'POST',
-        headers: req.headers,
-        body: req.body,
-        signal: signal ? relayOf(signal) : undefined,
-      });
-      const body = await readCapped(res.body);
+      const res = await exchange(
+        agent(),
+        { origin: t.origin, path: t.path, method: req.method, headers: req.headers, body: req.body },
+        signal,
+      );
       return {
-        status: res.statusCode,
-        body,
+        status: res.status,
+        body: res.body,
         network: false,
-        retryAfterMs: parseRetryAfter(res.headers['retry-after'], opts.now()),
+        retryAfterMs: parseRetryAfter(res.retryAfter, opts.now()),
       };
     } catch (err) {
       const e = err as Error & { code?: string; cause?: Error };
