@@ -46,8 +46,8 @@ type FromWorker =
   | { type: 'failed'; error: SerializedError }
   | { type: 'results'; replies: string; messages: number };
 
-/** Messages of commands the worker may hold at once: the batch it commits and the next one, ready to go. */
-const MAX_POSTED = 2;
+/** Longest wait for the writes last seen in flight to come back before the next commit starts without them. */
+const LINGER_MS = 1;
 
 interface Waiter {
   resolve(v: unknown): void;
@@ -62,16 +62,21 @@ const serialize = (err: unknown): SerializedError =>
 const revive = (e: SerializedError) => Object.assign(new Error(e.message), { name: e.name, code: e.code });
 
 /**
- * HTTP-thread side: queues commands and settles callers on the replies. Commands are posted once per event-loop
- * turn, but no more than MAX_POSTED messages are held by the worker: the rest wait here and go as one message
- * when a commit reports back, so each message (and each commit) carries as many records as possible.
+ * HTTP-thread side: queues commands and settles callers on the replies. The worker holds one message at a time:
+ * what arrives while it commits waits here and goes as one message when the commit reports back. Clients
+ * answered by that commit send their next write a moment later; rather than starting a commit without them
+ * (which splits steady traffic into two half-size commits for good), the next message waits up to LINGER_MS
+ * for as many writes as were in flight last time. A fsync and a message then serve twice the records.
  */
 export class WorkerWriter implements IngestWriter {
   private readonly waiting = new Map<number, Waiter>();
   private outbox: Request[] = [];
-  /** Messages posted to the current worker whose commands are not yet committed. */
+  /** Messages posted to the current worker whose commands are not yet committed (0 or 1). */
   private posted = 0;
   private flushScheduled = false;
+  /** Writes in flight when the last commit reported back: how many the next commit waits for (briefly). */
+  private target = 1;
+  private linger: NodeJS.Timeout | undefined;
   private nextId = 1;
   private idleWaiters: (() => void)[] = [];
   private closing = false;
@@ -100,9 +105,8 @@ export class WorkerWriter implements IngestWriter {
     return new Promise((resolve, reject) => {
       const id = this.nextId++;
       this.waiting.set(id, { resolve: resolve as (v: unknown) => void, reject });
-      // One message per event-loop turn: requests parsed in the same turn cross the thread boundary together.
       this.outbox.push({ id, cmd });
-      if (!this.flushScheduled && this.posted < MAX_POSTED) {
+      if (!this.flushScheduled && this.posted === 0) {
         this.flushScheduled = true;
         setImmediate(() => this.flush());
       }
@@ -124,9 +128,18 @@ export class WorkerWriter implements IngestWriter {
     await exited;
   }
 
-  private flush(): void {
+  private flush(force = false): void {
     this.flushScheduled = false;
-    if (!this.worker || this.outbox.length === 0 || this.posted >= MAX_POSTED) return;
+    if (!this.worker || this.outbox.length === 0 || this.posted > 0) return;
+    if (!force && this.outbox.length < this.target) {
+      this.linger ??= setTimeout(() => {
+        this.linger = undefined;
+        this.flush(true);
+      }, LINGER_MS);
+      return;
+    }
+    clearTimeout(this.linger);
+    this.linger = undefined;
     const requests = JSON.stringify(this.outbox);
     this.outbox = [];
     this.posted++;
@@ -148,6 +161,7 @@ export class WorkerWriter implements IngestWriter {
     worker.on('message', (msg: FromWorker) => {
       if (msg.type !== 'results') return;
       this.posted -= msg.messages;
+      this.target = this.waiting.size;
       this.settle(JSON.parse(msg.replies) as Reply[]);
       this.flush();
     });
@@ -234,7 +248,7 @@ function runWriterThread(port: MessagePort, data: ThreadData): void {
     return;
   }
   const runner = runnerFor(handle);
-  // One entry per message: a message is committed whole, so its acknowledgement frees exactly one slot.
+  // One entry per message: a message is committed whole, so each reply acknowledges whole messages.
   const queue: Request[][] = [];
   let draining = false;
   let closing = false;
