@@ -122,6 +122,10 @@ class BoundContext<P> implements RequestContext<P> {
   }
 }
 
+function isThenable<V>(v: V | PromiseLike<V>): v is PromiseLike<V> {
+  return typeof (v as { then?: unknown } | null)?.then === 'function';
+}
+
 /** Registers every route of the table with its handler: validation, access gate, response by kind. */
 export function bindRoutes<T extends Record<string, RouteDef>, P>(app: FastifyInstance, opts: BindOptions<T, P>): void {
   for (const [id, route] of Object.entries(opts.routes) as [keyof T & string, RouteDef][]) {
@@ -130,33 +134,42 @@ export function bindRoutes<T extends Record<string, RouteDef>, P>(app: FastifyIn
     if (typeof handler !== 'function') throw new Error(`No handler for route ${id}`);
     const kind = route.responseKind ?? 'json';
     const status = route.status ?? (kind === 'empty' ? 204 : 200);
+    const respond = (reply: FastifyReply, ctx: BoundContext<P>, out: unknown): FastifyReply => {
+      if (ctx.redirectTo) return reply.redirect(ctx.redirectTo.url, ctx.redirectTo.code);
+      if (kind === 'empty') return reply.send();
+      if (kind === 'json') {
+        if (opts.validateResponses && route.response) {
+          const r = route.response.safeParse(out);
+          if (!r.success) throw new Error(`Response of ${id} breaks its contract: ${r.error.message}`);
+        }
+        return reply.type('application/json; charset=utf-8').send(JSON.stringify(out));
+      }
+      if (!reply.hasHeader('content-type')) reply.type(contentTypes[kind] ?? 'application/octet-stream');
+      return reply.send(kind === 'binary' ? Buffer.from(out as Uint8Array) : out);
+    };
+    const run = (req: FastifyRequest, reply: FastifyReply, principal: P): FastifyReply | Promise<FastifyReply> => {
+      const input = {
+        params: parse('params', route.params, req.params),
+        query: parse('query', route.query, req.query),
+        body: parse('body', route.body, req.body),
+      } as RouteInput<RouteDef>;
+      reply.code(status);
+      const ctx = new BoundContext<P>(req, reply, principal);
+      const out = handler(ctx, input);
+      return isThenable(out) ? Promise.resolve(out).then((o) => respond(reply, ctx, o)) : respond(reply, ctx, out);
+    };
     app.route({
       method: route.method,
       url: toRouterPath(route.path),
       config: { routeId: id, route },
-      handler: async (req, reply) => {
+      // Synchronous unless the gate or the handler answers with a promise: a health probe needs no
+      // microtask hops, and Fastify routes a synchronous throw to the error handler like a rejection.
+      handler: (req, reply) => {
         reply.header('x-request-id', req.id);
         const admitted = opts.gate(req, reply, route);
-        const principal = admitted instanceof Promise ? await admitted : admitted;
-        const input = {
-          params: parse('params', route.params, req.params),
-          query: parse('query', route.query, req.query),
-          body: parse('body', route.body, req.body),
-        } as RouteInput<RouteDef>;
-        reply.code(status);
-        const ctx = new BoundContext<P>(req, reply, principal);
-        const out = await handler(ctx, input);
-        if (ctx.redirectTo) return reply.redirect(ctx.redirectTo.url, ctx.redirectTo.code);
-        if (kind === 'empty') return reply.send();
-        if (kind === 'json') {
-          if (opts.validateResponses && route.response) {
-            const r = route.response.safeParse(out);
-            if (!r.success) throw new Error(`Response of ${id} breaks its contract: ${r.error.message}`);
-          }
-          return reply.type('application/json; charset=utf-8').send(JSON.stringify(out));
-        }
-        if (!reply.hasHeader('content-type')) reply.type(contentTypes[kind] ?? 'application/octet-stream');
-        return reply.send(kind === 'binary' ? Buffer.from(out as Uint8Array) : out);
+        return isThenable(admitted)
+          ? Promise.resolve(admitted).then((p) => run(req, reply, p))
+          : run(req, reply, admitted);
       },
     });
   }

@@ -10,10 +10,13 @@ export function systemHandlers(
   openapi: () => Record<string, unknown>,
 ): Handlers<typeof systemRoutes, Caller> {
   return {
-    getHealth: async (ctx) => {
-      const { healthy, body } = await service.getHealth();
-      if (!healthy) ctx.reply.status(503);
-      return body;
+    getHealth: (ctx) => {
+      const answer = (h: Awaited<ReturnType<typeof service.getHealth>>) => {
+        if (!h.healthy) ctx.reply.status(503);
+        return h.body;
+      };
+      const h = service.getHealth();
+      return h instanceof Promise ? h.then(answer) : answer(h);
     },
     getVersion: () => service.getVersion(),
     getAgentVersion: () => ({ version: service.getVersion().version }),

@@ -12,32 +12,42 @@ export function createSystemService(deps: AreaDeps, store: SystemStore, isMockMo
   const startedAt = deps.clock.now();
   let dbCheck = { at: Number.NEGATIVE_INFINITY, ok: false };
 
-  async function databaseHealthy(): Promise<boolean> {
-    const now = deps.clock.now();
+  /** A fresh cached verdict is answered synchronously: probes under load skip the promise machinery too. */
+  function databaseHealthy(now: number): boolean | Promise<boolean> {
     if (now - dbCheck.at < DB_CHECK_TTL_MS) return dbCheck.ok;
-    const ok = await store.ping().catch((err: unknown) => {
-      deps.log.error({ err }, 'database health check failed');
-      return false;
-    });
-    dbCheck = { at: now, ok };
-    return ok;
+    return store
+      .ping()
+      .catch((err: unknown) => {
+        deps.log.error({ err }, 'database health check failed');
+        return false;
+      })
+      .then((ok) => {
+        dbCheck = { at: now, ok };
+        return ok;
+      });
+  }
+
+  function healthBody(now: number, database: boolean): { healthy: boolean; body: z.input<typeof health> } {
+    return {
+      healthy: database,
+      body: {
+        status: database ? 'healthy' : 'unhealthy',
+        timestamp: Math.floor(now / 1000),
+        uptime: Math.floor((now - startedAt) / 1000),
+        devModeSSH: deps.config.devModeSSH,
+        dependencies: { database },
+        mockMode: isMockMode(),
+      },
+    };
   }
 
   return {
-    async getHealth(): Promise<{ healthy: boolean; body: z.input<typeof health> }> {
+    getHealth():
+      | { healthy: boolean; body: z.input<typeof health> }
+      | Promise<{ healthy: boolean; body: z.input<typeof health> }> {
       const now = deps.clock.now();
-      const database = await databaseHealthy();
-      return {
-        healthy: database,
-        body: {
-          status: database ? 'healthy' : 'unhealthy',
-          timestamp: Math.floor(now / 1000),
-          uptime: Math.floor((now - startedAt) / 1000),
-          devModeSSH: deps.config.devModeSSH,
-          dependencies: { database },
-          mockMode: isMockMode(),
-        },
-      };
+      const database = databaseHealthy(now);
+      return typeof database === 'boolean' ? healthBody(now, database) : database.then((ok) => healthBody(now, ok));
     },
 
     getVersion(): z.input<typeof version> {

@@ -24,15 +24,15 @@ interface Window {
  * Time comes from the injected clock so tests move it instead of sleeping.
  */
 export function createRateLimiter(limits: Record<RateClass, RateLimit>, clock: Clock) {
-  const windows = new Map<string, Window>();
+  // One map per class keyed by the client address: no key string is built per request.
+  const windows = new Map<RateClass, Map<string, Window>>();
   let lastSweep = clock.now();
 
   function sweep(now: number): void {
     if (now - lastSweep < 60_000) return;
     lastSweep = now;
-    for (const [key, w] of windows) {
-      const cls = key.slice(0, key.indexOf('|')) as RateClass;
-      if (now - w.start >= limits[cls].windowMs) windows.delete(key);
+    for (const [cls, byClient] of windows) {
+      for (const [client, w] of byClient) if (now - w.start >= limits[cls].windowMs) byClient.delete(client);
     }
   }
 
@@ -41,11 +41,15 @@ export function createRateLimiter(limits: Record<RateClass, RateLimit>, clock: C
       const now = clock.now();
       sweep(now);
       const { limit, windowMs } = limits[cls];
-      const key = `${cls}|${client}`;
-      let w = windows.get(key);
+      let byClient = windows.get(cls);
+      if (!byClient) {
+        byClient = new Map();
+        windows.set(cls, byClient);
+      }
+      let w = byClient.get(client);
       if (!w || now - w.start >= windowMs) {
         w = { start: now, count: 0 };
-        windows.set(key, w);
+        byClient.set(client, w);
       }
       w.count += 1;
       const resetSeconds = Math.max(1, Math.ceil((w.start + windowMs - now) / 1000));
