@@ -103,8 +103,10 @@ async function main() {
   const ratios: number[] = [];
   const svcRps: number[] = [];
   const bareRps: number[] = [];
-  await load({ url: svc.url, durationSeconds: 2 }); // warm-up
-  await load({ url: bare.url, durationSeconds: 2 });
+  // Warm-up, the same for both: req/s means a running server's steady state, after V8 has optimised the
+  // request path (svc's is longer than the bare server's, so it needs a few seconds of traffic for that).
+  await load({ url: svc.url, durationSeconds: 5 });
+  await load({ url: bare.url, durationSeconds: 5 });
   for (let i = 0; i < rounds; i++) {
     const b = await load({ url: bare.url, durationSeconds: seconds });
     const s = await load({ url: svc.url, durationSeconds: seconds });
