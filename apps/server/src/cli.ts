@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-import { holdYoungGeneration } from './platform/heap.js';
+import { applyStartupHeapFlags } from './platform/heap.js';
 
-holdYoungGeneration();
+applyStartupHeapFlags();
 // Everything else is loaded only now: the build splits this dynamic import into its own chunk, so no
 // dependency's module code runs before the flag above is set.
 const { runCli } = await import('./cli.commands.js');

@@ -11,7 +11,7 @@ const V8_DEFAULT_GROWTH_FACTOR = 2;
  * generation instead, which it keeps anyway. V8 reads the flag at each growth decision, so setting it at
  * run time takes effect.
  */
-export function holdYoungGeneration(): void {
+export function applyStartupHeapFlags(): void {
   setFlagsFromString('--semi-space-growth-factor=1');
   // A server idles between bursts. By default V8 throws away the bytecode of functions unused for a few
   // garbage collections, and an idle minute is enough for the whole request path: the next burst then
