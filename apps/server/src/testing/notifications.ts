@@ -7,12 +7,45 @@ import { join } from 'node:path';
 import { createMemoryLogger, FakeClock } from '@svc/platform';
 import type { AreaDeps } from '../areas/area.js';
 import { createAuditArea } from '../areas/audit/index.js';
-import { createNotificationsArea, type DeliveryPolicy } from '../areas/notifications/index.js';
+import { createNotificationsArea, type DeliveryPolicy, type Notice } from '../areas/notifications/index.js';
 import { loadConfig } from '../config/index.js';
 import { buildInfo } from '../platform/build-info.js';
 import { createSecretBox } from '../platform/crypto/index.js';
 import { type Db, migrateServerDatabase, openServerDatabase } from '../platform/db/index.js';
 import { FakeTimers, settle } from '../platform/jobs/index.js';
+
+/** When test alerts start: 2026-11-22 11:00 UTC; they were last seen an hour later. */
+export const NOTICE_START = Date.UTC(2026, 10, 22, 11);
+
+/** A CPU alert notice on VM `vm-<i>` (alert id `a<i>`, event id `a<i>:<event>`) for pipeline tests. */
+export function sampleNotice(
+  i: number,
+  event: Notice['event'] = 'firing',
+  extra: Partial<Notice> = {},
+  start = NOTICE_START,
+): Notice {
+  return {
+    eventId: `a${i}:${event}`,
+    event,
+    at: Date.UTC(2026, 10, 22, 12),
+    alert: {
+      id: `a${i}`,
+      type: 'cpu',
+      level: 'warning',
+      resourceId: `r${i}`,
+      resourceName: `vm-${i}`,
+      node: 'node1',
+      instance: 'hv1',
+      message: `cpu high ${i}`,
+      value: 91,
+      threshold: 90,
+      startTime: start,
+      lastSeen: Date.UTC(2026, 10, 22, 12),
+      acknowledged: false,
+    },
+    ...extra,
+  };
+}
 
 export interface Received {
   method: string;

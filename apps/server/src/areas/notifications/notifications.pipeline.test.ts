@@ -1,31 +1,12 @@
 import { webhookInput } from '@svc/contract';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createNotificationsHarness, startReceiver } from '../../testing/notifications.js';
+import { createNotificationsHarness, sampleNotice, startReceiver } from '../../testing/notifications.js';
 import type { Notice } from './notifications.model.js';
 
 type Harness = Awaited<ReturnType<typeof createNotificationsHarness>>;
 type Receiver = Awaited<ReturnType<typeof startReceiver>>;
 
-const notice = (i: number, event: Notice['event'] = 'firing'): Notice => ({
-  eventId: `a${i}:${event}`,
-  event,
-  at: Date.UTC(2026, 10, 22, 12),
-  alert: {
-    id: `a${i}`,
-    type: 'cpu',
-    level: 'warning',
-    resourceId: `r${i}`,
-    resourceName: `vm-${i}`,
-    node: 'node1',
-    instance: 'hv1',
-    message: `cpu high ${i}`,
-    value: 91,
-    threshold: 90,
-    startTime: Date.UTC(2026, 10, 22, 11),
-    lastSeen: Date.UTC(2026, 10, 22, 12),
-    acknowledged: false,
-  },
-});
+const notice = (i: number, event: Notice['event'] = 'firing'): Notice => sampleNotice(i, event);
 
 let h: Harness;
 let rx: Receiver;

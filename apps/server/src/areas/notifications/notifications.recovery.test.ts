@@ -3,34 +3,15 @@ import { migrate } from '@svc/platform';
 import { afterEach, describe, expect, it } from 'vitest';
 import { migrateServerDatabase, openServerDatabase } from '../../platform/db/index.js';
 import { migrations } from '../../platform/db/migrations/index.js';
-import { createNotificationsHarness, startReceiver } from '../../testing/notifications.js';
+import { createNotificationsHarness, NOTICE_START, sampleNotice, startReceiver } from '../../testing/notifications.js';
 import type { Notice } from './notifications.model.js';
 
 type Harness = Awaited<ReturnType<typeof createNotificationsHarness>>;
 type Receiver = Awaited<ReturnType<typeof startReceiver>>;
 
-const START = Date.UTC(2026, 10, 22, 11);
-const notice = (i: number, event: Notice['event'], extra: Partial<Notice> = {}, start = START): Notice => ({
-  eventId: `a${i}:${event}:${start}`,
-  event,
-  at: Date.UTC(2026, 10, 22, 12),
-  alert: {
-    id: `a${i}`,
-    type: 'cpu',
-    level: 'warning',
-    resourceId: `r${i}`,
-    resourceName: `vm-${i}`,
-    node: 'node1',
-    instance: 'hv1',
-    message: `cpu high ${i}`,
-    value: 91,
-    threshold: 90,
-    startTime: start,
-    lastSeen: Date.UTC(2026, 10, 22, 12),
-    acknowledged: false,
-  },
-  ...extra,
-});
+// Event ids carry the occurrence's start: two occurrences of one alert are different notices.
+const notice = (i: number, event: Notice['event'], extra: Partial<Notice> = {}, start = NOTICE_START): Notice =>
+  sampleNotice(i, event, { eventId: `a${i}:${event}:${start}`, ...extra }, start);
 
 let h: Harness;
 let rx: Receiver;
@@ -106,7 +87,7 @@ describe('recovery routing', () => {
     await h.area.sink.deliver([notice(1, 'resolved')]);
     await run();
     // a later occurrence of the same alert id, never announced, owes nobody a recovery
-    await h.area.sink.deliver([notice(1, 'resolved', {}, START + 3_600_000)]);
+    await h.area.sink.deliver([notice(1, 'resolved', {}, NOTICE_START + 3_600_000)]);
     await h.area.sink.deliver([notice(1, 'resolved')]);
     await run();
     expect(got().sort()).toEqual([
@@ -196,8 +177,8 @@ describe('recovery routing', () => {
       await migrateServerDatabase(db);
       const got = await db.db.selectFrom('notification_receipts').selectAll().orderBy('channel_id').execute();
       expect(got.map((r) => [r.alert_id, Number(r.start_ms), r.channel_id])).toEqual([
-        ['a1', START, 'w1'],
-        ['a1', START, 'w2'],
+        ['a1', NOTICE_START, 'w1'],
+        ['a1', NOTICE_START, 'w2'],
       ]);
     } finally {
       await db.close();
