@@ -1,4 +1,4 @@
-import { AppError } from '@svc/platform';
+import { validationFailed } from '@svc/platform';
 import type { z } from 'zod';
 import {
   ERROR_MAX,
@@ -120,19 +120,9 @@ function status_(v: unknown, fallback: Status): Status | undefined {
   return v.trim() === '' ? fallback : normalizeStatus(v);
 }
 
-/** The message and details bindRoutes (packages/platform) gives a body that fails its schema. */
+/** Unusual input goes through the schema, which also words every error exactly as the other routes do. */
 function viaSchema<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
   const r = schema.safeParse(value === undefined || value === null ? {} : value);
   if (r.success) return r.data;
-  const issues = r.error.issues.map((i) => ({
-    location: 'body',
-    field: i.path.length > 0 ? i.path.join('.') : '(whole body)',
-    message: i.message,
-  }));
-  const named = issues
-    .slice(0, 3)
-    .map((i) => `${i.field} (${i.message})`)
-    .join('; ');
-  const more = issues.length > 3 ? `; and ${issues.length - 3} more` : '';
-  throw new AppError('validation_failed', `Invalid request body: ${named}${more}.`, { issues });
+  throw validationFailed('body', r.error);
 }

@@ -59,11 +59,12 @@ const contentTypes: Record<string, string> = {
   binary: 'application/octet-stream',
 };
 
-function parse(where: 'params' | 'query' | 'body', schema: z.ZodType | undefined, value: unknown): unknown {
-  if (!schema) return undefined;
-  const r = schema.safeParse(where === 'body' && value === undefined ? {} : (value ?? {}));
-  if (r.success) return r.data;
-  const issues = r.error.issues.map((i) => ({
+/**
+ * The 400 `validation_failed` error for input that broke its schema: the first three offending fields in the
+ * message, every one in `details.issues`. Shared by every place svc validates input against a zod schema.
+ */
+export function validationFailed(where: 'params' | 'query' | 'body', error: z.ZodError): AppError {
+  const issues = error.issues.map((i) => ({
     location: where,
     field: i.path.length > 0 ? i.path.join('.') : '(whole body)',
     message: i.message,
@@ -73,9 +74,16 @@ function parse(where: 'params' | 'query' | 'body', schema: z.ZodType | undefined
     .map((i) => `${i.field} (${i.message})`)
     .join('; ');
   const more = issues.length > 3 ? `; and ${issues.length - 3} more` : '';
-  throw new AppError('validation_failed', `Invalid ${where === 'body' ? 'request body' : where}: ${named}${more}.`, {
+  return new AppError('validation_failed', `Invalid ${where === 'body' ? 'request body' : where}: ${named}${more}.`, {
     issues,
   });
+}
+
+function parse(where: 'params' | 'query' | 'body', schema: z.ZodType | undefined, value: unknown): unknown {
+  if (!schema) return undefined;
+  const r = schema.safeParse(where === 'body' && value === undefined ? {} : (value ?? {}));
+  if (r.success) return r.data;
+  throw validationFailed(where, r.error);
 }
 
 function replyControl(reply: FastifyReply, onRedirect: (url: string, code: number) => void): ReplyControl {
