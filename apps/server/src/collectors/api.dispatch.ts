@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';
+import { onAbort } from '../platform/http/abort-fanout.js';
 import type { TimerHandle, Timers } from '../platform/jobs/index.js';
 
 /** A whole response: the body is read once into a string, with no stream in between. */
@@ -23,34 +24,6 @@ export interface DispatchLimits {
   path: string;
 }
 
-interface Abortable {
-  abortNow(): void;
-}
-
-/**
- * One `abort` listener per caller signal, however many requests use it: a poll shares one signal across
- * thousands of requests, and EventTarget listeners cost far more to add and remove than a Set entry.
- */
-const watchers = new WeakMap<AbortSignal, Set<Abortable>>();
-
-function watch(signal: AbortSignal, req: Abortable): void {
-  let set = watchers.get(signal);
-  if (!set) {
-    const members = new Set<Abortable>();
-    set = members;
-    watchers.set(signal, members);
-    signal.addEventListener(
-      'abort',
-      () => {
-        for (const m of members) m.abortNow();
-        members.clear();
-      },
-      { once: true },
-    );
-  }
-  set.add(req);
-}
-
 /**
  * Send one request through undici's dispatcher and collect the body as text. One timer is the whole-request
  * deadline; the caller's signal and the deadline settle the promise at once, even while the request still
@@ -68,11 +41,12 @@ export function dispatchText(
   });
 }
 
-class TextRequest implements Dispatcher.DispatchHandler, Abortable {
+class TextRequest implements Dispatcher.DispatchHandler {
   private controller: Dispatcher.DispatchController | undefined;
   private stopped: Error | undefined;
   private done = false;
   private readonly timer: TimerHandle;
+  private unwatch: (() => void) | undefined;
   private status = 0;
   private headers: IncomingHttpHeaders = {};
   private chunks: Buffer[] = [];
@@ -84,7 +58,7 @@ class TextRequest implements Dispatcher.DispatchHandler, Abortable {
     private readonly limits: DispatchLimits,
   ) {
     this.timer = limits.timers.setTimeout(this.expire.bind(this), limits.timeoutMs);
-    if (limits.signal && !limits.signal.aborted) watch(limits.signal, this);
+    if (limits.signal && !limits.signal.aborted) this.unwatch = onAbort(limits.signal, () => this.abortNow());
   }
 
   abortNow(): void {
@@ -136,7 +110,7 @@ class TextRequest implements Dispatcher.DispatchHandler, Abortable {
     if (this.done) return false;
     this.done = true;
     this.limits.timers.clearTimeout(this.timer);
-    if (this.limits.signal) watchers.get(this.limits.signal)?.delete(this);
+    this.unwatch?.();
     return true;
   }
 }

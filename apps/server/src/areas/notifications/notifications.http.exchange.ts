@@ -1,5 +1,5 @@
-import { EventEmitter } from 'node:events';
 import type { Dispatcher } from 'undici';
+import { onAbort } from '../../platform/http/abort-fanout.js';
 
 /** A response as delivery needs it: status, Retry-After and the start of the body. */
 export interface Exchanged {
@@ -9,27 +9,6 @@ export interface Exchanged {
 }
 
 const BODY_CAP = 4096;
-
-/**
- * One abort signal shared by a window of concurrent requests: a listener per request on an AbortSignal grows
- * costlier with each one (its list is searched on every add). An emitter standing for the signal does not.
- */
-class AbortRelay extends EventEmitter {
-  constructor(readonly signal: AbortSignal) {
-    super();
-    this.setMaxListeners(0);
-    signal.addEventListener('abort', () => this.emit('abort'), { once: true });
-  }
-}
-const relays = new WeakMap<AbortSignal, AbortRelay>();
-function relayOf(signal: AbortSignal): AbortRelay {
-  let r = relays.get(signal);
-  if (!r) {
-    r = new AbortRelay(signal);
-    relays.set(signal, r);
-  }
-  return r;
-}
 
 /**
  * One request through undici's handler interface: the response is collected as it arrives, without the
@@ -43,15 +22,13 @@ export function exchange(
 ): Promise<Exchanged> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
-    const relay = signal ? relayOf(signal) : undefined;
     let controller: Dispatcher.DispatchController | undefined;
     let status = 0;
     let retryAfter: string | string[] | undefined;
     const parts: Buffer[] = [];
     let size = 0;
-    const onAbort = () => controller?.abort(signal?.reason as Error);
-    const done = () => relay?.removeListener('abort', onAbort);
-    relay?.once('abort', onAbort);
+    // One listener on the signal for a whole window of requests (see onAbort).
+    const done = signal ? onAbort(signal, () => controller?.abort(signal.reason as Error)) : () => {};
     try {
       dispatcher.dispatch(
         {
