@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { AppError, genRequestId, type Logger } from '@svc/platform';
+import { AppError, failureAnswer, genRequestId, type Logger } from '@svc/platform';
 import { readReport, readUpdate } from '../contract.readers.js';
 import { ingestAnswer } from '../contract.schemas.js';
 import type { IngestAnswer, IngestService } from '../ingest/ingest.service.js';
@@ -185,19 +185,9 @@ class Exchange {
 
   /** The platform's error handler, for these two routes. */
   private fail(err: unknown): void {
-    const { log } = this.deps;
-    if (err instanceof AppError) {
-      if (err.status >= 500) log.error({ err, reqId: this.id }, err.message);
-      for (const [k, v] of Object.entries(err.headers)) this.headers.push(k, v);
-      this.send(err.status, JSON.stringify(err.toBody()));
-      return;
-    }
-    log.error({ err, reqId: this.id }, 'unhandled error');
-    const internal = new AppError(
-      'internal',
-      `Something went wrong inside svc. The logs have the details under request id ${this.id}.`,
-    );
-    this.send(internal.status, JSON.stringify(internal.toBody()));
+    const answer = failureAnswer(err, this.id, this.deps.log.child({ reqId: this.id }));
+    for (const [k, v] of Object.entries(answer.headers)) this.headers.push(k, v);
+    this.send(answer.status, JSON.stringify(answer.toBody()));
   }
 
   private send(status: number, json: string): void {

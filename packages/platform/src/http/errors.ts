@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
 import { AppError } from '../errors.js';
 
 /** Request ids: the caller's X-Request-Id when it is safe to echo, else a fresh UUID. */
@@ -89,6 +90,24 @@ export function toAppError(err: FastifyError | Error): AppError | undefined {
   return undefined;
 }
 
+/**
+ * What to answer for any failure: svc's own errors and the framework's as they are, anything else as a 500
+ * `internal` that names the request id and nothing of the cause. Failures on svc's side (>= 500) are logged
+ * with the cause; `log` should carry the request id.
+ */
+export function failureAnswer(err: unknown, requestId: string, log: Pick<Logger, 'error'>): AppError {
+  const known = err instanceof Error ? toAppError(err) : undefined;
+  if (known) {
+    if (known.status >= 500) log.error({ err }, known.message);
+    return known;
+  }
+  log.error({ err }, 'unhandled error');
+  return new AppError(
+    'internal',
+    `Something went wrong inside svc. The logs have the details under request id ${requestId}.`,
+  );
+}
+
 function send(reply: FastifyReply, err: AppError): FastifyReply {
   reply.header('x-request-id', reply.request.id);
   for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
@@ -104,21 +123,9 @@ export function installErrorHandling(app: FastifyInstance, opts: ErrorHandlingOp
   installJsonParser(app);
   const patterns: PathPattern[] = opts.routes.map((r) => ({ method: r.method, regex: compile(r.path) }));
 
-  app.setErrorHandler((err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
-    const known = toAppError(err);
-    if (known) {
-      if (known.status >= 500) req.log.error({ err }, known.message);
-      return send(reply, known);
-    }
-    req.log.error({ err, reqId: req.id }, 'unhandled error');
-    return send(
-      reply,
-      new AppError(
-        'internal',
-        `Something went wrong inside svc. The logs have the details under request id ${req.id}.`,
-      ),
-    );
-  });
+  app.setErrorHandler((err: FastifyError, req: FastifyRequest, reply: FastifyReply) =>
+    send(reply, failureAnswer(err, req.id, req.log)),
+  );
 
   app.setNotFoundHandler((req, reply) => {
     const path = req.url.split('?')[0] ?? '/';
