@@ -52,6 +52,10 @@ function openPostgres<DB>(url: string, max: number): DatabaseHandle<DB> {
   // BIGINT (int8) columns come back as strings by default; ours hold millisecond timestamps and counters.
   pg.types.setTypeParser(20, (v: string) => Number(v));
   const pool = new pg.Pool({ connectionString: url, max });
+  // An idle pooled connection that the server ends (a restart, a failover, an administrator) makes the pool
+  // emit 'error'; with no listener that would end the whole process. The pool has already dropped the
+  // client, and the next query opens a fresh connection or reports its own failure where it is handled.
+  pool.on('error', () => undefined);
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   return { db, dialect: 'postgres', location: redactUrl(url), close: () => db.destroy() };
 }
