@@ -100,6 +100,8 @@ describe('recoveries go to the channels that got the alert', () => {
     expect(got()).toEqual([]);
     await h.tick(60 * MIN);
     await flush();
+    expect(got()).toEqual(['a firing']); // due together: the recovery waits until the firing was delivered
+    await h.tick(1000);
     await flush();
     expect(got()).toEqual(['a firing', 'a resolved']);
   });

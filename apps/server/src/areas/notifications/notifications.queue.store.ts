@@ -50,6 +50,15 @@ export interface Completion {
   attempt?: Omit<AttemptRow, 'org_id'>;
 }
 
+/** See `announcements`. */
+export interface AnnouncementState {
+  /** Set while one is still queued or being sent: the latest due time among them. */
+  waitingUntil?: number;
+  delivered: boolean;
+  deadLettered: boolean;
+  abandoned: boolean;
+}
+
 const CHUNK = 50;
 // Notices queued by this process, by row id, until claimed: the worker then neither reads nor parses them
 // again. Bounded; rows it misses (other processes, restarts, retries, overflow) are read from the database.
@@ -121,6 +130,39 @@ export function createQueueStore(handle: Db) {
         for (const r of rows) out.set(`${r.alert_id}\u0000${channelKey(r.channel, r.channel_id)}`, Number(r.due));
       }
       return out;
+    },
+
+    /**
+     * Where the announcements of one alert occurrence to one channel stand, from the rows queued since it
+     * started: the latest due time of those still waiting or being sent, and whether any was delivered,
+     * dead-lettered or given up (deleted from the dead-letter queue).
+     */
+    async announcements(
+      alertId: string,
+      channel: string,
+      channelId: string,
+      sinceMs: number,
+    ): Promise<AnnouncementState> {
+      const rows = await db
+        .selectFrom('notification_queue')
+        .select(['status', (eb) => eb.fn.max('next_attempt_at').as('due')])
+        .where('org_id', '=', org)
+        .where('alert_id', '=', alertId)
+        .where('channel', '=', channel)
+        .where('channel_id', '=', channelId)
+        .where('event', 'in', [...ANNOUNCING])
+        .where('created_at', '>=', sinceMs)
+        .groupBy('status')
+        .execute();
+      const state: AnnouncementState = { delivered: false, deadLettered: false, abandoned: false };
+      for (const r of rows) {
+        if (r.status === 'sent') state.delivered = true;
+        else if (r.status === 'dlq') state.deadLettered = true;
+        else if (r.status === 'failed') state.abandoned = true;
+        else if (r.status === 'pending' || r.status === 'sending')
+          state.waitingUntil = Math.max(state.waitingUntil ?? 0, Number(r.due));
+      }
+      return state;
     },
 
     /** After a crash, rows a dead process was sending go out again (at-least-once, same event id). */

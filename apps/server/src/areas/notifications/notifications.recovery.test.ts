@@ -1,7 +1,8 @@
 import { webhookInput } from '@svc/contract';
 import { migrate } from '@svc/platform';
-import { afterEach, describe, expect, it } from 'vitest';
-import { migrateServerDatabase, openServerDatabase } from '../../platform/db/index.js';
+import { createTestDatabase } from '@svc/platform/testing';
+import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
+import { type Db, migrateServerDatabase, openServerDatabase } from '../../platform/db/index.js';
 import { migrations } from '../../platform/db/migrations/index.js';
 import { createNotificationsHarness, NOTICE_START, sampleNotice, startReceiver } from '../../testing/notifications.js';
 import type { Notice } from './notifications.model.js';
@@ -19,11 +20,35 @@ const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const c of closers.splice(0)) await c();
 });
+/** Fake time passes in steps, the worker running after each, until `done` holds. */
+async function runUntil(done: () => boolean, stepMs = 1000, steps = 30): Promise<void> {
+  for (let i = 0; i < steps && !done(); i++) {
+    await h.timers.advance(stepMs);
+    await run();
+  }
+}
+
+type Dialect = 'sqlite' | 'postgres';
+let dialect: Dialect = 'sqlite';
+
+/** A migrated database of the dialect under test, dropped after the test. */
+async function openDb(): Promise<Db> {
+  const pg = dialect === 'postgres' ? await createTestDatabase(inject('pgUrl')) : undefined;
+  const db = openServerDatabase({ dataDir: ':memory:', databaseUrl: pg?.url });
+  await migrateServerDatabase(db);
+  closers.push(async () => {
+    await db.close();
+    await pg?.drop();
+  });
+  return db;
+}
 
 async function setUp(policy = {}) {
-  h = await createNotificationsHarness({ policy: { baseBackoffMs: 1000, maxAttempts: 3, ...policy } });
+  const db = await openDb();
+  h = await createNotificationsHarness({ db, policy: { baseBackoffMs: 1000, maxAttempts: 3, ...policy } });
   rx = await startReceiver(() => ({ status: 204 }));
-  closers.push(h.close, rx.close);
+  // Closed in reverse: the harness before the database it runs on.
+  closers.unshift(h.close, rx.close);
 }
 async function hook(name: string, enabled = true): Promise<string> {
   const w = await h.area.webhooks.create(
@@ -40,7 +65,11 @@ const got = () =>
   });
 const run = () => h.area.worker.runNow();
 
-describe('recovery routing', () => {
+describe.each(['sqlite', 'postgres'] as const)('recovery routing on %s', (d) => {
+  beforeEach(() => {
+    dialect = d;
+  });
+
   it('a recovery goes only to the channels that got the alert, not to one disabled at the time', async () => {
     await setUp();
     await hook('a');
@@ -86,10 +115,12 @@ describe('recovery routing', () => {
     await h.area.sink.deliver([notice(1, 'reminder')]);
     await h.area.sink.deliver([notice(1, 'resolved')]);
     await run();
+    // (a recovery claimed while its reminder is still being sent goes a moment later)
+    await runUntil(() => got().filter((g) => g.includes('resolved')).length === 2);
     // a later occurrence of the same alert id, never announced, owes nobody a recovery
     await h.area.sink.deliver([notice(1, 'resolved', {}, NOTICE_START + 3_600_000)]);
     await h.area.sink.deliver([notice(1, 'resolved')]);
-    await run();
+    await runUntil(() => false, 1000, 3);
     expect(got().sort()).toEqual([
       'a firing a1',
       'a reminder a1',
@@ -108,20 +139,75 @@ describe('recovery routing', () => {
     expect(rx.received).toHaveLength(0); // the recovery of a2 does not overtake its firing
     await h.timers.advance(30_000);
     await run();
-    expect(rx.received).toHaveLength(2);
+    await runUntil(() => rx.received.length === 2); // the recovery follows once the group message went out
     expect(JSON.parse(rx.received[0]!.body).count).toBe(2);
     await h.area.sink.deliver([notice(1, 'resolved')]);
     await run();
     expect(got().slice(1)).toEqual(['a resolved a2', 'a resolved a1']);
   });
 
-  it('a firing and its recovery handed over together go out in that order', async () => {
+  it('a firing and its recovery handed over together go out in that order, the recovery after the firing settled', async () => {
     await setUp();
     await hook('a');
     await h.area.sink.deliver([notice(1, 'firing'), notice(1, 'resolved')]);
     await run();
-    await run();
+    expect(got()).toEqual(['a firing a1']); // claimed together: the recovery waited while the firing was sent
+    await runUntil(() => got().length === 2);
     expect(got()).toEqual(['a firing a1', 'a resolved a1']);
+  });
+
+  it('a recovery does not overtake its firing when a failed send moves the firing later again', async () => {
+    await setUp({ maxAttempts: 5 });
+    await hook('a');
+    let up = false;
+    rx.respond((r) => ({ status: up || JSON.parse(r.body).event !== 'firing' ? 204 : 500 }));
+    await h.area.sink.deliver([notice(1, 'firing')]);
+    await run(); // first attempt fails: the firing is retried after a backoff
+    await h.area.sink.deliver([notice(1, 'resolved')]);
+    await runUntil(() => rx.received.length >= 3); // two more failed attempts, each moving the firing later
+    expect(got()).toEqual(['a firing a1', 'a firing a1', 'a firing a1']);
+    up = true;
+    await runUntil(() => got().includes('a resolved a1'));
+    expect(got()).toEqual(['a firing a1', 'a firing a1', 'a firing a1', 'a firing a1', 'a resolved a1']);
+    expect(await h.area.service.stats()).toMatchObject({ sent: 2, pending: 0, dlq: 0 });
+  });
+
+  it('a recovery whose firing is dead-lettered is held in the dead-letter queue with it; retried, the firing goes first', async () => {
+    await setUp({ maxAttempts: 1 });
+    await hook('a');
+    rx.respond(() => ({ status: 500 }));
+    await h.area.sink.deliver([notice(1, 'firing')]);
+    await run();
+    await h.area.sink.deliver([notice(1, 'resolved')]);
+    await run();
+    expect(got()).toEqual(['a firing a1']); // the failed firing only: no recovery for an alert never delivered
+    const dead = await h.area.service.deadLetters(10);
+    expect(dead.map((x) => x.event).sort()).toEqual(['firing', 'resolved']);
+    const held = dead.find((x) => x.event === 'resolved')!;
+    expect(held.lastError).toMatch(/announcement of this alert to this channel is in the dead-letter queue/);
+    expect(held.attempts).toBe(0); // held, not attempted: no history entry, no channel failure
+    expect(await h.area.service.history(10)).toHaveLength(1);
+
+    rx.respond(() => ({ status: 204 }));
+    await h.area.service.retryDeadLetter(held.id); // the recovery first: it waits for the firing
+    await h.area.service.retryDeadLetter(dead.find((x) => x.event === 'firing')!.id);
+    await runUntil(() => got().length === 3);
+    expect(got()).toEqual(['a firing a1', 'a firing a1', 'a resolved a1']);
+  });
+
+  it('a recovery whose firing was deleted from the dead-letter queue is given up, not sent', async () => {
+    await setUp({ maxAttempts: 1 });
+    await hook('a');
+    rx.respond(() => ({ status: 500 }));
+    await h.area.sink.deliver([notice(1, 'firing')]);
+    await run();
+    const [firing] = await h.area.service.deadLetters(10);
+    await h.area.service.deleteDeadLetter(firing!.id);
+    rx.respond(() => ({ status: 204 }));
+    await h.area.sink.deliver([notice(1, 'resolved')]);
+    await runUntil(() => false, 1000, 3);
+    expect(got()).toEqual(['a firing a1']);
+    expect(await h.area.service.stats()).toMatchObject({ pending: 0, dlq: 0, failed: 2 });
   });
 
   it('receipts survive a restart', async () => {

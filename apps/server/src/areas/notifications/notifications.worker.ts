@@ -8,6 +8,7 @@ import type { SendOutcome } from './notifications.outcome.js';
 import { backoffMs, type DeliveryPolicy, HOUR_MS, SlidingWindows } from './notifications.policy.js';
 import { pump } from './notifications.pump.js';
 import type { ClaimedRow, Completion, QueueStore } from './notifications.queue.store.js';
+import { occurrenceOf } from './notifications.receipts.js';
 import type { NotificationStore } from './notifications.store.js';
 
 export interface WorkerDeps {
@@ -30,6 +31,8 @@ interface Message {
 }
 
 const KEY = 'notifications.delivery';
+/** How soon a recovery waiting for an announcement being sent looks again. */
+const RECHECK_MS = 1_000;
 const IDLE_MS = 5_000;
 // Events that count against the hourly cap; recoveries and tests always go out.
 const capped = new Set(['firing', 'reminder', 'escalated', 'flapping']);
@@ -116,22 +119,54 @@ export function createDeliveryWorker(d: WorkerDeps) {
     });
   }
 
+  /** Puts a message back without counting an attempt: to wait (pending), held (dlq) or given up (failed). */
+  const putBack = (m: Message, status: 'pending' | 'dlq' | 'failed', at: number, why?: string): Completion[] =>
+    m.rows.map((r) => ({
+      id: r.id,
+      seq: r.seq,
+      status,
+      nextAttemptAt: at,
+      lastError: why ?? r.last_error,
+      lastStatusCode: r.last_status_code,
+      deferred: true,
+    }));
+
+  /**
+   * A recovery follows its alert's announcements to the same channel. Routing already queued it behind those
+   * waiting at the time, but a failed send moves an announcement later again: so while one is still queued or
+   * being sent, the recovery waits for it. If none reached the channel, the recovery is not sent: a receiver is
+   * never told that an alert it never saw has recovered. It is dead-lettered with a dead-lettered announcement
+   * (retried together, the announcement goes first) and given up with one deleted from the dead-letter queue.
+   */
+  async function recoveryHold(m: Message, now: number): Promise<Completion[] | undefined> {
+    const r = m.rows[0]!;
+    const a = await d.queue.announcements(r.alert_id, r.channel, r.channel_id, occurrenceOf(r.notice).startMs);
+    if (a.waitingUntil !== undefined) return putBack(m, 'pending', Math.max(a.waitingUntil + 1, now + RECHECK_MS));
+    if (a.delivered) return undefined;
+    if (a.deadLettered)
+      return putBack(
+        m,
+        'dlq',
+        now,
+        'Held back: the announcement of this alert to this channel is in the dead-letter queue. Retry both (the recovery follows the announcement) or delete both.',
+      );
+    if (a.abandoned)
+      return putBack(
+        m,
+        'failed',
+        now,
+        'Not sent: the announcement of this alert never reached this channel (it was deleted from the dead-letter queue).',
+      );
+    return undefined;
+  }
+
   async function sendOne(m: Message, signal?: AbortSignal): Promise<{ done: Completion[]; out?: SendOutcome }> {
     const now = d.clock.now();
+    // Recoveries are never grouped: a recovery message is one row.
+    const held = m.rows[0]!.event === 'resolved' ? await recoveryHold(m, now) : undefined;
+    if (held) return { done: held };
     const at = allowedAt(m, now);
-    if (at > now) {
-      return {
-        done: m.rows.map((r) => ({
-          id: r.id,
-          seq: r.seq,
-          status: 'pending',
-          nextAttemptAt: at,
-          lastError: r.last_error,
-          lastStatusCode: r.last_status_code,
-          deferred: true,
-        })),
-      };
-    }
+    if (at > now) return { done: putBack(m, 'pending', at) };
     const impl = d.channels[m.channel];
     let out: SendOutcome;
     try {

@@ -8,6 +8,7 @@ import { m006Notifications } from './006-notifications.js';
 import { m007Resources } from './007-resources.js';
 import { m008Alerts } from './008-alerts.js';
 import { m009NotificationReceipts } from './009-notification-receipts.js';
+import { m010NotificationQueueAlert } from './010-notification-queue-alert.js';
 
 /** In order; append only. */
 export const migrations: readonly Migration[] = [
@@ -20,4 +21,5 @@ export const migrations: readonly Migration[] = [
   m007Resources,
   m008Alerts,
   m009NotificationReceipts,
+  m010NotificationQueueAlert,
 ];
