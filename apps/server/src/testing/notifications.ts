@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMemoryLogger, FakeClock } from '@svc/platform';
+import { createTestDatabase } from '@svc/platform/testing';
 import type { AreaDeps } from '../areas/area.js';
 import { createAuditArea } from '../areas/audit/index.js';
 import { createNotificationsArea, type DeliveryPolicy, type Notice } from '../areas/notifications/index.js';
@@ -105,6 +106,26 @@ export async function until(cond: () => boolean | Promise<boolean>, what = 'cond
     await new Promise((r) => setTimeout(r, 5));
   }
   throw new Error(`timed out waiting for ${what}`);
+}
+
+/**
+ * A migrated database for a test on either dialect: in-memory SQLite, or a throwaway database on the test
+ * PostgreSQL server (`inject('pgUrl')`). `close` also drops the PostgreSQL database.
+ */
+export async function openDialectDb(
+  dialect: 'sqlite' | 'postgres',
+  pgServerUrl: string,
+): Promise<{ db: Db; close(): Promise<void> }> {
+  const pg = dialect === 'postgres' ? await createTestDatabase(pgServerUrl) : undefined;
+  const db = openServerDatabase({ dataDir: ':memory:', databaseUrl: pg?.url });
+  await migrateServerDatabase(db);
+  return {
+    db,
+    async close() {
+      await db.close();
+      await pg?.drop();
+    },
+  };
 }
 
 /** The notifications area on a migrated in-memory database with a fake clock and fake timers. */

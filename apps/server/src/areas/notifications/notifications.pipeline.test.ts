@@ -1,6 +1,6 @@
 import { webhookInput } from '@svc/contract';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createNotificationsHarness, sampleNotice, startReceiver } from '../../testing/notifications.js';
+import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
+import { createNotificationsHarness, openDialectDb, sampleNotice, startReceiver } from '../../testing/notifications.js';
 import type { Notice } from './notifications.model.js';
 
 type Harness = Awaited<ReturnType<typeof createNotificationsHarness>>;
@@ -10,13 +10,18 @@ const notice = (i: number, event: Notice['event'] = 'firing'): Notice => sampleN
 
 let h: Harness;
 let rx: Receiver;
+let closeDb: (() => Promise<void>) | undefined;
 afterEach(async () => {
   await h?.close();
   await rx?.close();
+  await closeDb?.();
 });
 
+let dialect: 'sqlite' | 'postgres' = 'sqlite';
 async function setUp(respond: Parameters<typeof startReceiver>[0], policy = {}) {
-  h = await createNotificationsHarness({ policy: { baseBackoffMs: 1000, maxAttempts: 3, ...policy } });
+  const { db, close } = await openDialectDb(dialect, inject('pgUrl'));
+  closeDb = close;
+  h = await createNotificationsHarness({ db, policy: { baseBackoffMs: 1000, maxAttempts: 3, ...policy } });
   rx = await startReceiver(respond);
   const secret = 'Bearer hunter2-header-secret';
   await h.area.webhooks.create(
@@ -31,7 +36,12 @@ async function setUp(respond: Parameters<typeof startReceiver>[0], policy = {}) 
 }
 const stats = () => h.area.service.stats();
 
-describe('delivery pipeline', () => {
+// On SQLite the queue's hot writes are prepared statements; on PostgreSQL they go through Kysely.
+describe.each(['sqlite', 'postgres'] as const)('delivery pipeline on %s', (d) => {
+  beforeEach(() => {
+    dialect = d;
+  });
+
   it('retries a 500 with backoff and delivers with the same event id', async () => {
     await setUp((_r, n) => ({ status: n === 1 ? 500 : 204 }));
     await h.area.sink.deliver([notice(1)]);

@@ -35,8 +35,13 @@ export const channelKey = (channel: string, channelId: string): string => `${cha
 const CHUNK = 200;
 
 export async function writeReceipts(trx: Kysely<Database>, org: string, c: ReceiptChanges, now: number) {
-  for (let i = 0; i < c.add.length; i += CHUNK) {
-    const part = c.add.slice(i, i + CHUNK).map((r) => ({
+  // One statement may not upsert a key twice (PostgreSQL refuses): when a hand-over holds two announcements
+  // of one occurrence to one channel (a firing and its escalation), the later one stands, as it would row by row.
+  const latest = new Map<string, Receipt>();
+  for (const r of c.add) latest.set(`${occurrenceKey(r)}\u0000${channelKey(r.channel, r.channelId)}`, r);
+  const add = [...latest.values()];
+  for (let i = 0; i < add.length; i += CHUNK) {
+    const part = add.slice(i, i + CHUNK).map((r) => ({
       org_id: org,
       alert_id: r.alertId,
       start_ms: r.startMs,

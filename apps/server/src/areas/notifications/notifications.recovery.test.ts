@@ -1,10 +1,15 @@
 import { webhookInput } from '@svc/contract';
 import { migrate } from '@svc/platform';
-import { createTestDatabase } from '@svc/platform/testing';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
-import { type Db, migrateServerDatabase, openServerDatabase } from '../../platform/db/index.js';
+import { migrateServerDatabase, openServerDatabase } from '../../platform/db/index.js';
 import { migrations } from '../../platform/db/migrations/index.js';
-import { createNotificationsHarness, NOTICE_START, sampleNotice, startReceiver } from '../../testing/notifications.js';
+import {
+  createNotificationsHarness,
+  NOTICE_START,
+  openDialectDb,
+  sampleNotice,
+  startReceiver,
+} from '../../testing/notifications.js';
 import type { Notice } from './notifications.model.js';
 
 type Harness = Awaited<ReturnType<typeof createNotificationsHarness>>;
@@ -31,20 +36,9 @@ async function runUntil(done: () => boolean, stepMs = 1000, steps = 30): Promise
 type Dialect = 'sqlite' | 'postgres';
 let dialect: Dialect = 'sqlite';
 
-/** A migrated database of the dialect under test, dropped after the test. */
-async function openDb(): Promise<Db> {
-  const pg = dialect === 'postgres' ? await createTestDatabase(inject('pgUrl')) : undefined;
-  const db = openServerDatabase({ dataDir: ':memory:', databaseUrl: pg?.url });
-  await migrateServerDatabase(db);
-  closers.push(async () => {
-    await db.close();
-    await pg?.drop();
-  });
-  return db;
-}
-
 async function setUp(policy = {}) {
-  const db = await openDb();
+  const { db, close } = await openDialectDb(dialect, inject('pgUrl'));
+  closers.push(close);
   h = await createNotificationsHarness({ db, policy: { baseBackoffMs: 1000, maxAttempts: 3, ...policy } });
   rx = await startReceiver(() => ({ status: 204 }));
   // Closed in reverse: the harness before the database it runs on.

@@ -292,8 +292,14 @@ export function createDeliveryWorker(d: WorkerDeps) {
       dirty = true;
       if (scheduler.entries().some((e) => e.key === KEY && !e.running)) void scheduler.trigger(KEY);
     },
-    /** Runs a round now and waits for it (tests, and callers that need the result). */
-    runNow: () => scheduler.trigger(KEY),
+    /**
+     * Runs a round that starts now and waits for it (tests, and callers that need the result). A round already
+     * running may have claimed before the caller's change, so it is waited for and one more runs.
+     */
+    async runNow(): Promise<void> {
+      if (scheduler.entries().some((e) => e.key === KEY && e.running)) await scheduler.trigger(KEY);
+      await scheduler.trigger(KEY);
+    },
     /** Claims and sends exactly these rows now, ignoring their due time: the test endpoint's path. */
     async processIds(ids: readonly string[]): Promise<Map<string, SendOutcome>> {
       const rows = await d.queue.claim(d.clock.now(), ids.length, ids);
