@@ -2,6 +2,8 @@
  * POST /upload throughput of svc-telemetry with durable writes (SQLite WAL, synchronous=FULL, group commit:
  * the 201 is sent only after the fsync'd commit) against a bare node:http server that reads the body and
  * answers 201. Each server runs in its own child process; rounds alternate; the median ratio must be >= 0.5.
+ * svc-telemetry is the built binary (`npm install` builds it); BENCH_FROM_SOURCE=1 runs the TypeScript source
+ * instead, to try a change without building.
  *
  *   npm run bench -- telemetry-ingest [rounds=3] [seconds=5]
  */
@@ -15,6 +17,7 @@ import autocannon from 'autocannon';
 import { median, report } from './lib/report.js';
 
 const self = new URL(import.meta.url).pathname;
+const cli = new URL('../apps/telemetry/dist/cli.js', import.meta.url).pathname;
 
 async function serve(kind: string): Promise<void> {
   if (kind === 'bare') {
@@ -48,20 +51,45 @@ async function serve(kind: string): Promise<void> {
   process.stdout.write(`READY ${running.url}\n`);
 }
 
-function start(kind: string, dataDir: string): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', self, '--serve', kind], {
-    env: { ...process.env, BENCH_DATA_DIR: dataDir },
+/**
+ * svc-telemetry as operators run it: the built `svc-telemetry` (dist/cli.js, made by `npm install`), as the
+ * health benchmark runs svc. It prints its address in its start-up log line.
+ */
+function startShipped(dataDir: string): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [cli], {
+    env: {
+      ...process.env,
+      SVC_TELEMETRY_DATA_DIR: dataDir,
+      SVC_TELEMETRY_PORT: '0',
+      SVC_TELEMETRY_HOST: '127.0.0.1',
+      SVC_TELEMETRY_RATE_LIMIT: '0',
+      SVC_TELEMETRY_DURABLE_WRITES: process.env.BENCH_DURABLE ?? 'true',
+      LOG_LEVEL: 'info',
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
+  return ready(child, /"url":"(http:[^"]+)"/, 'svc-telemetry');
+}
+
+function ready(child: ChildProcess, pattern: RegExp, what: string): Promise<{ url: string; child: ChildProcess }> {
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (d) => {
       out += d;
-      const m = /READY (\S+)/.exec(out);
+      const m = pattern.exec(out);
       if (m) resolve({ url: m[1]!, child });
     });
-    child.on('exit', (code) => reject(new Error(`${kind} server exited with ${code}`)));
+    child.on('exit', (code) => reject(new Error(`${what} exited with ${code}`)));
   });
+}
+
+function start(kind: string, dataDir: string): Promise<{ url: string; child: ChildProcess }> {
+  if (kind === 'telemetry' && !process.env.BENCH_FROM_SOURCE) return startShipped(dataDir);
+  const child = spawn(process.execPath, ['--import', 'tsx', self, '--serve', kind], {
+    env: { ...process.env, BENCH_DATA_DIR: dataDir },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return ready(child, /READY (\S+)/, `${kind} server`);
 }
 
 function body(): string {
