@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import type { AlertConfig, AlertRecord, Incident, ResolvedAlert } from '@svc/contract';
+import { timeOrderedId } from '@svc/platform';
 import type { Kysely } from 'kysely';
 import type { Database, Db } from '../../platform/db/index.js';
 import type { Batch, IncidentEvent, KeyState } from './alerts.model.js';
@@ -221,7 +221,7 @@ async function writeIncident(trx: Kysely<Database>, orgId: string, i: Batch['inc
   if (i.kind === 'open') {
     const a: AlertRecord = i.alert;
     const inc: Incident = {
-      id: randomUUID(),
+      id: timeOrderedId(),
       alertIdentifier: a.id,
       alertType: a.type,
       level: a.level,

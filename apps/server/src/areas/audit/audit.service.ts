@@ -1,6 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import type { auditEvent } from '@svc/contract';
-import { notFound } from '@svc/platform';
+import { notFound, timeOrderedId } from '@svc/platform';
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
 import { type Database, DEFAULT_ORG } from '../../platform/db/index.js';
@@ -44,7 +43,7 @@ export function createAuditService(deps: AreaDeps, store: AuditStore, key: Buffe
     async record(trx: Kysely<Database>, actor: Actor, input: AuditInput): Promise<void> {
       const now = deps.clock.now();
       const fields: SignedFields = {
-        id: randomUUID(),
+        id: timeOrderedId(),
         timestamp: new Date(now).toISOString(),
         event: input.event,
         user: actor.user,

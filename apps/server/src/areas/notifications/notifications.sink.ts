@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ChannelKind } from '@svc/contract';
-import type { Clock } from '@svc/platform';
+import { type Clock, timeOrderedId } from '@svc/platform';
 import type { ChannelRegistry } from './notifications.channels.js';
 import type { Notice } from './notifications.model.js';
 import type { DeliveryPolicy } from './notifications.policy.js';
@@ -49,7 +49,7 @@ export function createSink(d: SinkDeps) {
     // Only new firings are grouped: a recovery must never wait behind or vanish into a batch.
     const g = window > 0 && n.event === 'firing' ? groupFor(`${channel}:${channelId}`, now) : undefined;
     return {
-      id: randomUUID(),
+      id: timeOrderedId(),
       event_id: n.eventId,
       event: n.event,
       alert_id: n.alert.id,

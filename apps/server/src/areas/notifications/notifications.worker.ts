@@ -1,6 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import type { ChannelKind } from '@svc/contract';
-import type { Clock, Logger } from '@svc/platform';
+import { type Clock, type Logger, timeOrderedId } from '@svc/platform';
 import { LoopScheduler, mapLimit, type Timers } from '../../platform/jobs/index.js';
 import type { ChannelRegistry } from './notifications.channels.js';
 import type { Notice } from './notifications.model.js';
@@ -101,7 +100,7 @@ export function createDeliveryWorker(d: WorkerDeps) {
         lastError: why,
         lastStatusCode: out.status,
         attempt: {
-          id: randomUUID(),
+          id: timeOrderedId(),
           at: now,
           channel: r.channel,
           channel_id: r.channel_id,
