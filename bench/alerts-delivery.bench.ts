@@ -2,14 +2,17 @@
  * Notices delivered per second by svc's durable pipeline (SQLite queue on disk, worker, undici) to a local
  * receiver, against Alertmanager 0.25 (Debian, loopback, one webhook group per alert) and against a bare
  * undici pool posting the same payloads (the ceiling). Counts lost and duplicated deliveries.
+ *
+ *   npm run bench -- alerts-delivery [sizes=1000,10000]
+ * BENCH_ROUNDS (default 3) rounds per size; BENCH_DEBUG=1 prints each svc burst's enqueue time, wall time, CPU
+ * and main-thread event-loop use; BENCH_SVC_ONLY=1 runs svc's rounds only (for profiling).
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { Pool } from 'undici';
 import type { AreaDeps } from '../apps/server/src/areas/area.js';
 import { createAuditArea } from '../apps/server/src/areas/audit/index.js';
 import { createNotificationsArea, type Notice } from '../apps/server/src/areas/notifications/index.js';
@@ -160,20 +163,34 @@ async function svcRun(svc: Svc, rx: Rx, n: number): Promise<{ rate: number; lost
   const run = `s${n}-${burst++}`; // fresh alert ids per burst: every notice is new to the queue
   await rx.reset();
   const t0 = performance.now();
+  const c0 = process.cpuUsage();
+  const e0 = performance.eventLoopUtilization();
   await svc.area.sink.deliver(Array.from({ length: n }, (_, i) => notice(run, i)));
   if (process.env.BENCH_DEBUG) console.log(`enqueued ${n} in ${(performance.now() - t0).toFixed(0)} ms`);
   await rx.until(n);
   const ms = performance.now() - t0;
+  if (process.env.BENCH_DEBUG) {
+    const cpu = process.cpuUsage(c0);
+    const elu = performance.eventLoopUtilization(e0).utilization;
+    const cpuMs = (cpu.user + cpu.system) / 1000;
+    console.log(
+      `wall ${ms.toFixed(0)} ms, process CPU ${cpuMs.toFixed(0)} ms, main thread busy ${(elu * 100).toFixed(0)}%`,
+    );
+  }
   const { unique, total } = await rx.counts();
   return { rate: (n / ms) * 1000, lost: n - unique, dup: total - unique };
 }
 
-async function poolRun(rx: Rx, n: number): Promise<number> {
-  const pool = new Pool(`http://127.0.0.1:${rx.port}`, { connections: 128 });
-  const payloads = Array.from({ length: n }, (_, i) =>
-    JSON.stringify({ alert: notice(`p${n}`, i).alert, source: 'svc' }),
-  );
-  await rx.reset();
+/**
+ * The undici pool posts from its own thread: in svc's thread, its garbage and its use of the same undici code
+ * slowed svc's next burst (svc's bursts ran ~30% faster in runs without the pool rounds).
+ */
+const poolSource = `
+const { parentPort } = require('node:worker_threads');
+const { Pool } = require('undici');
+parentPort.on('message', async ({ url, payloads, tag }) => {
+  const pool = new Pool(url, { connections: 128 });
+  const n = payloads.length;
   const t0 = performance.now();
   let next = 0;
   const worker = async () => {
@@ -182,20 +199,80 @@ async function poolRun(rx: Rx, n: number): Promise<number> {
       const r = await pool.request({
         path: '/pool',
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-svc-event-id': `p${n}-${i}` },
+        headers: { 'content-type': 'application/json', 'x-svc-event-id': tag + '-' + i },
         body: payloads[i],
       });
       await r.body.dump();
     }
   };
   await Promise.all(Array.from({ length: 64 }, worker));
-  await rx.until(n);
   const ms = performance.now() - t0;
   await pool.close();
+  parentPort.postMessage(ms);
+});
+`;
+
+/** One pool thread for the whole run, warm like svc and Alertmanager; a new pool (and sockets) per burst. */
+let poolThread: Worker | undefined;
+
+async function poolRun(rx: Rx, n: number): Promise<number> {
+  const payloads = Array.from({ length: n }, (_, i) =>
+    JSON.stringify({ alert: notice(`p${n}`, i).alert, source: 'svc' }),
+  );
+  await rx.reset();
+  poolThread ??= new Worker(poolSource, { eval: true });
+  const thread = poolThread;
+  const ms = await new Promise<number>((resolve, reject) => {
+    thread.once('error', reject);
+    thread.once('message', (m: number) => {
+      thread.off('error', reject);
+      resolve(m);
+    });
+    thread.postMessage({ url: `http://127.0.0.1:${rx.port}`, payloads, tag: `p${n}` });
+  });
+  await rx.until(n);
   return (n / ms) * 1000;
 }
 
-async function alertmanagerRun(rx: Rx, n: number, amPort: number, round = 0): Promise<number> {
+type Am = NonNullable<Awaited<ReturnType<typeof startAlertmanager>>>;
+
+async function postAlerts(am: Am, alerts: object[]): Promise<void> {
+  for (let i = 0; i < alerts.length; i += 1000) {
+    const res = await fetch(`http://127.0.0.1:${am.port}/api/v2/alerts`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(alerts.slice(i, i + 1000)),
+    });
+    if (!res.ok) throw new Error(`alertmanager answered ${res.status}`);
+  }
+}
+
+/** CPU time Alertmanager has used so far (ms), from /proc. */
+function amCpuMs(am: Am): number {
+  const f = readFileSync(`/proc/${am.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(f[11]) + Number(f[12])) * 10; // utime + stime, in clock ticks of 10 ms
+}
+
+/**
+ * After its round, Alertmanager's alerts are resolved (it sends nothing for them: send_resolved is off) and
+ * the next round waits until it is idle. Left open, every round's 1,000 alert groups kept it evaluating them
+ * each second, taking up to 70% of a core from whichever round ran next (measured during svc's rounds).
+ */
+async function settleAlertmanager(am: Am, alerts: Array<{ labels: object }>): Promise<void> {
+  const ended = new Date().toISOString();
+  await postAlerts(
+    am,
+    alerts.map((a) => ({ ...a, endsAt: ended })),
+  );
+  for (let i = 0, last = amCpuMs(am); i < 100; i++) {
+    await new Promise((r) => setTimeout(r, 200));
+    const now = amCpuMs(am);
+    if (now - last <= 10) return;
+    last = now;
+  }
+}
+
+async function alertmanagerRun(rx: Rx, n: number, am: Am, round = 0): Promise<number> {
   await rx.reset();
   const now = new Date().toISOString();
   const alerts = Array.from({ length: n }, (_, i) => ({
@@ -203,16 +280,11 @@ async function alertmanagerRun(rx: Rx, n: number, amPort: number, round = 0): Pr
     startsAt: now,
   }));
   const t0 = performance.now();
-  for (let i = 0; i < n; i += 1000) {
-    const res = await fetch(`http://127.0.0.1:${amPort}/api/v2/alerts`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(alerts.slice(i, i + 1000)),
-    });
-    if (!res.ok) throw new Error(`alertmanager answered ${res.status}`);
-  }
+  await postAlerts(am, alerts);
   await rx.until(n);
-  return (n / (performance.now() - t0)) * 1000;
+  const rate = (n / (performance.now() - t0)) * 1000;
+  await settleAlertmanager(am, alerts);
+  return rate;
 }
 
 async function startAlertmanager(rxPort: number) {
@@ -237,7 +309,7 @@ async function startAlertmanager(rxPort: number) {
       (r) => r.ok,
       () => false,
     );
-    if (ok) return { port, stop: () => child.kill('SIGTERM') };
+    if (ok) return { port, pid: child.pid!, stop: () => child.kill('SIGTERM') };
     await new Promise((r) => setTimeout(r, 100));
   }
   child.kill('SIGKILL');
@@ -259,12 +331,15 @@ try {
     const ams: number[] = [];
     const s = { lost: 0, dup: 0 };
     for (let r = 0; r < rounds; r++) {
+      const amBefore = am ? amCpuMs(am) : 0;
       const one = await svcRun(service, rx, n);
+      if (am && process.env.BENCH_DEBUG)
+        console.log(`Alertmanager CPU during svc's burst: ${amCpuMs(am) - amBefore} ms`);
       svc.push(one.rate);
       s.lost += one.lost;
       s.dup += one.dup;
-      pools.push(await poolRun(rx, n));
-      ams.push(am ? await alertmanagerRun(rx, n, am.port, r) : Number.NaN);
+      pools.push(process.env.BENCH_SVC_ONLY ? 1 : await poolRun(rx, n));
+      ams.push(am && !process.env.BENCH_SVC_ONLY ? await alertmanagerRun(rx, n, am, r) : Number.NaN);
       const line = `svc ${one.rate.toFixed(0)}/s, pool ${pools[r]!.toFixed(0)}/s, Alertmanager ${ams[r]!.toFixed(0)}/s`;
       console.log(`  ${n} round ${r + 1}: ${line}; load ${load()}`);
     }
@@ -295,6 +370,7 @@ try {
   console.log(`load average after: ${load()}`);
 } finally {
   am?.stop();
+  await poolThread?.terminate();
   await service.close();
   await rx.close();
 }
