@@ -164,6 +164,26 @@ describe.each(['sqlite', 'postgres'] as const)('delivery pipeline on %s', (d) =>
     expect(await stats()).toMatchObject({ sent: 4 });
   });
 
+  it('notices due now are queued already claimed; stopped before sending them, the next start sends them', async () => {
+    await setUp(() => ({ status: 204 }));
+    await h.area.worker.stop();
+    await h.area.sink.deliver([notice(5), notice(6)]);
+    expect(await stats()).toMatchObject({ sending: 2, pending: 0 });
+    const rows = await h.db.db.selectFrom('notification_queue').select(['status', 'attempts']).execute();
+    expect(rows).toEqual([
+      { status: 'sending', attempts: 1 },
+      { status: 'sending', attempts: 1 },
+    ]);
+    const again = await createNotificationsHarness({ db: h.db, secretKey: h.secretKey });
+    try {
+      await again.area.worker.runNow();
+    } finally {
+      await again.close();
+    }
+    expect(rx.received.map((r) => r.headers['x-svc-event-id']).sort()).toEqual(['a5:firing', 'a6:firing']);
+    expect(await stats()).toMatchObject({ sent: 2, sending: 0 });
+  });
+
   it('after a crash, rows left in sending are sent again with the same event id', async () => {
     await setUp(() => ({ status: 204 }));
     await h.area.worker.stop(); // nothing sends: the rows stay as a killed process would leave them

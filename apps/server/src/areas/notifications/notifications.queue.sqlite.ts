@@ -105,11 +105,13 @@ export function createSqliteQueue(sqlite: Sqlite, org: string) {
     return s;
   };
 
+  /** Returns the rowid of each row, in order. */
   const enqueue = sqlite.transaction((rows: readonly Row[], receipts: ReceiptChanges | undefined, now: number) => {
     const q = st();
+    const seqs: number[] = [];
     // Positional, in COLS order: no per-row array of 17 values to build and collect.
-    for (const r of rows)
-      q.insert.run(
+    for (const r of rows) {
+      const { lastInsertRowid } = q.insert.run(
         r.id,
         org,
         r.event_id,
@@ -128,9 +130,12 @@ export function createSqliteQueue(sqlite: Sqlite, org: string) {
         r.created_at,
         r.updated_at,
       );
+      seqs.push(Number(lastInsertRowid));
+    }
     for (const x of receipts?.add ?? [])
       q.receipt.run(org, x.alertId, x.startMs, x.channel, x.channelId, x.eventId, now);
     for (const o of receipts?.drop ?? []) q.dropReceipts.run(org, o.alertId, o.startMs);
+    return seqs;
   });
 
   /** `live` holds notices this process queued; the rest are read back from their rows. */

@@ -63,6 +63,8 @@ const CHUNK = 50;
 // Notices queued by this process, by row id, until claimed: the worker then neither reads nor parses them
 // again. Bounded; rows it misses (other processes, restarts, retries, overflow) are read from the database.
 const LIVE_MAX = 20_000;
+// Rows queued here already claimed, waiting for the worker's next claim (see `enqueue`). Bounded likewise.
+const HANDED_MAX = 20_000;
 const chunks = <T>(xs: readonly T[], n = CHUNK): T[][] =>
   Array.from({ length: Math.ceil(xs.length / n) }, (_, i) => xs.slice(i * n, i * n + n));
 
@@ -77,6 +79,7 @@ export function createQueueStore(handle: Db) {
     return n;
   };
   const claimed = (r: QueueRow): ClaimedRow => ({ ...r, notice: take(r.id) ?? (JSON.parse(r.notice) as Notice) });
+  const handed: ClaimedRow[] = [];
 
   async function insertRows(trx: Kysely<Database>, rows: Omit<QueueRow, 'org_id'>[]): Promise<void> {
     for (const part of chunks(rows)) {
@@ -87,11 +90,45 @@ export function createQueueStore(handle: Db) {
     }
   }
 
+  /** Marks due rows (or the given ones) `sending` in the database and returns them. */
+  async function claimStored(now: number, limit: number, ids?: readonly string[]): Promise<ClaimedRow[]> {
+    if (!ids && lite?.available()) return lite.claim(now, limit, take);
+    return db.transaction().execute(async (trx) => {
+      let q = trx
+        .selectFrom('notification_queue')
+        .select('id')
+        .where('org_id', '=', org)
+        .where('status', '=', 'pending');
+      q = ids ? q.where('id', 'in', ids.length ? [...ids] : ['']) : q.where('next_attempt_at', '<=', now);
+      const picked = await q.orderBy('next_attempt_at').limit(limit).execute();
+      if (picked.length === 0) return [];
+      const out: ClaimedRow[] = [];
+      for (const part of chunks(
+        picked.map((p) => p.id),
+        500,
+      )) {
+        const rows = await trx
+          .updateTable('notification_queue')
+          .set((eb) => ({ status: 'sending', attempts: eb('attempts', '+', 1), updated_at: now }))
+          .where('id', 'in', part)
+          .where('status', '=', 'pending')
+          .returningAll()
+          .execute();
+        for (const r of rows) out.push(claimed(r));
+      }
+      return out;
+    });
+  }
+
   return {
     /**
      * All rows of one hand-over and the receipts they change in one transaction: either every notice x channel
      * is queued (and remembered for the recovery) or none. `notices[i]`, when given, is the notice of `rows[i]`
-     * as an object, which the caller no longer changes.
+     * as an object, which the caller no longer changes; the rows are then handed over too.
+     *
+     * Such rows that are due now and not grouped are inserted already claimed (`sending`, attempt 1), as the
+     * worker's claim would leave them, and the worker's next claim takes them from memory: one UPDATE per
+     * notice less. A crash leaves them in `sending`, which the next start sends again, as for any claimed row.
      */
     async enqueue(
       rows: Omit<QueueRow, 'org_id'>[],
@@ -99,13 +136,44 @@ export function createQueueStore(handle: Db) {
       notices?: readonly Notice[],
     ): Promise<void> {
       const now = rows[0]?.created_at ?? 0;
-      if (lite?.available()) lite.enqueue(rows, receipts, now);
+      const hand: number[] = [];
+      if (notices)
+        for (let i = 0; i < rows.length && handed.length + hand.length < HANDED_MAX; i++) {
+          const r = rows[i]!;
+          if (r.status !== 'pending' || r.group_id !== null || r.next_attempt_at > now) continue;
+          r.status = 'sending';
+          r.attempts += 1;
+          hand.push(i);
+        }
+      let seqs: number[] | undefined;
+      if (lite?.available()) seqs = lite.enqueue(rows, receipts, now);
       else
         await db.transaction().execute(async (trx) => {
           await insertRows(trx, rows);
           if (receipts) await writeReceipts(trx, org, receipts, now);
         });
-      if (notices) for (let i = 0; i < rows.length && live.size < LIVE_MAX; i++) live.set(rows[i]!.id, notices[i]!);
+      if (!notices) return;
+      for (const i of hand) {
+        const r = rows[i]!;
+        handed.push({
+          id: r.id,
+          event_id: r.event_id,
+          event: r.event,
+          alert_id: r.alert_id,
+          channel: r.channel,
+          channel_id: r.channel_id,
+          group_id: r.group_id,
+          attempts: r.attempts,
+          max_attempts: r.max_attempts,
+          next_attempt_at: r.next_attempt_at,
+          last_error: r.last_error,
+          last_status_code: r.last_status_code,
+          notice: notices[i]!,
+          seq: seqs?.[i],
+        });
+      }
+      for (let i = 0; i < rows.length && live.size < LIVE_MAX; i++)
+        if (rows[i]!.status === 'pending') live.set(rows[i]!.id, notices[i]!);
     },
 
     /** Forgets remembered notices (nothing is waiting): rows queued but never claimed here cannot pin them. */
@@ -167,6 +235,8 @@ export function createQueueStore(handle: Db) {
 
     /** After a crash, rows a dead process was sending go out again (at-least-once, same event id). */
     async recoverSending(now: number): Promise<number> {
+      // Rows handed over before the start are among them: they are claimed from the database now.
+      handed.length = 0;
       const r = await db
         .updateTable('notification_queue')
         .set({ status: 'pending', next_attempt_at: now, updated_at: now })
@@ -176,34 +246,12 @@ export function createQueueStore(handle: Db) {
       return Number(r.numUpdatedRows);
     },
 
-    /** Marks due rows `sending` and returns them; rows of a group selected together come along. */
+    /** Claims due rows (marks them `sending`) and returns them: rows handed over by `enqueue` first. */
     async claim(now: number, limit: number, ids?: readonly string[]): Promise<ClaimedRow[]> {
-      if (!ids && lite?.available()) return lite.claim(now, limit, take);
-      return db.transaction().execute(async (trx) => {
-        let q = trx
-          .selectFrom('notification_queue')
-          .select('id')
-          .where('org_id', '=', org)
-          .where('status', '=', 'pending');
-        q = ids ? q.where('id', 'in', ids.length ? [...ids] : ['']) : q.where('next_attempt_at', '<=', now);
-        const picked = await q.orderBy('next_attempt_at').limit(limit).execute();
-        if (picked.length === 0) return [];
-        const out: ClaimedRow[] = [];
-        for (const part of chunks(
-          picked.map((p) => p.id),
-          500,
-        )) {
-          const rows = await trx
-            .updateTable('notification_queue')
-            .set((eb) => ({ status: 'sending', attempts: eb('attempts', '+', 1), updated_at: now }))
-            .where('id', 'in', part)
-            .where('status', '=', 'pending')
-            .returningAll()
-            .execute();
-          for (const r of rows) out.push(claimed(r));
-        }
-        return out;
-      });
+      if (ids || handed.length === 0) return claimStored(now, limit, ids);
+      // Handed-over rows first, then due rows from the database (retries, other processes) to fill up.
+      const out = handed.splice(0, limit);
+      return out.length < limit ? out.concat(await claimStored(now, limit - out.length)) : out;
     },
 
     /** Writes the outcome of a batch of attempts and their history in one transaction. */
