@@ -1,7 +1,7 @@
 import type { AlertConfig } from '@svc/contract';
 import type { MailInstanceRecord } from '../../collectors/index.js';
 import { delaySeconds } from './alerts.config.js';
-import { type Base, compact, condition, type Observation, offlineCondition, type UnitResult } from './alerts.rules.js';
+import { type Base, compact, type Observation, offlineCondition, type UnitResult } from './alerts.rules.js';
 
 /** mail: queue depth (total, deferred, hold), oldest queued message, quarantine sizes; warn/crit pairs. */
 export function mailRules(c: AlertConfig, m: MailInstanceRecord): UnitResult {
