@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createAlertsHarness, node, T0 } from './alerts.testing.js';
+import { createAlertsHarness, EVERY_DAY, node, T0 } from './alerts.testing.js';
 
 type Harness = Awaited<ReturnType<typeof createAlertsHarness>>;
 const cpu = (pct: number) => ({ nodes: [node({ cpu: pct / 100 })] });
@@ -129,19 +129,10 @@ describe('alert lifecycle (fake clock, live state fed with polls)', () => {
   });
 
   it('quiet hours defer warnings (not drop them) and deliver them when the window ends', async () => {
-    const days = {
-      monday: true,
-      tuesday: true,
-      wednesday: true,
-      thursday: true,
-      friday: true,
-      saturday: true,
-      sunday: true,
-    };
     await h.area.service.updateConfig(h.actor, {
       schedule: {
         cooldown: 0,
-        quietHours: { enabled: true, start: '06:00', end: '08:00', timezone: 'America/New_York', days },
+        quietHours: { enabled: true, start: '06:00', end: '08:00', timezone: 'America/New_York', days: EVERY_DAY },
       },
     });
     await h.poll({ nodes: [node({ cpu: 0.85, memory: { total: 100, used: 99, free: 1, usage: 99 } })] });

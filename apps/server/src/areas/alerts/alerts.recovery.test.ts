@@ -1,19 +1,10 @@
 import { webhookInput } from '@svc/contract';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createNotificationsHarness, startReceiver } from '../../testing/notifications.js';
-import { createAlertsHarness, node } from './alerts.testing.js';
+import { createAlertsHarness, EVERY_DAY, node } from './alerts.testing.js';
 
 const cpu = (pct: number) => ({ nodes: [node({ cpu: pct / 100 })] });
 const MIN = 60_000;
-const everyDay = {
-  monday: true,
-  tuesday: true,
-  wednesday: true,
-  thursday: true,
-  friday: true,
-  saturday: true,
-  sunday: true,
-};
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -86,7 +77,7 @@ describe('recoveries go to the channels that got the alert', () => {
 
   it('quiet hours: a firing still held when the alert resolves goes out with its recovery when the window ends', async () => {
     const { h, flush, got } = await setUp();
-    const quietHours = { enabled: true, start: '06:00', end: '08:00', timezone: 'America/New_York', days: everyDay };
+    const quietHours = { enabled: true, start: '06:00', end: '08:00', timezone: 'America/New_York', days: EVERY_DAY };
     await h.area.service.updateConfig(h.actor, { schedule: { cooldown: 0, quietHours } });
     await h.poll(cpu(85));
     await h.tick(6000);

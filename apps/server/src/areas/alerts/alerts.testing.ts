@@ -8,6 +8,17 @@ import { createAlertsArea } from './index.js';
 
 export const T0 = Date.UTC(2026, 10, 23, 12, 0, 0); // a Monday, 07:00 in New York
 
+/** Quiet-hours days: all of them. */
+export const EVERY_DAY = {
+  monday: true,
+  tuesday: true,
+  wednesday: true,
+  thursday: true,
+  friday: true,
+  saturday: true,
+  sunday: true,
+};
+
 export function node(over: Partial<NodeRecord> = {}): NodeRecord {
   const usage = (u: number) => ({ total: 100, used: u, free: 100 - u, usage: u });
   return {
