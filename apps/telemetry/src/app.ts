@@ -71,7 +71,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   installCors(app);
   routeIngest(app, endpoint);
 
-  const stats = createStatsService(createStatsStore(deps.runner));
+  const stats = createStatsService(createStatsStore(readsAfterWrites(deps.runner, deps.writer)));
   const { postReport: _r, postStatusUpdate: _u, ...fastifyRoutes } = telemetryRoutes;
   bindRoutes(app, {
     routes: fastifyRoutes,
@@ -85,6 +85,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     validateResponses: deps.validateResponses,
   });
   return app;
+}
+
+/** Statistics and records read everything already answered, even writes the writer has not committed yet. */
+function readsAfterWrites(runner: SqlRunner, writer: IngestWriter): SqlRunner {
+  return {
+    ...runner,
+    all: async (sql, params) => {
+      await writer.visible();
+      return runner.all(sql, params);
+    },
+  };
 }
 
 /** The statistics are public and read-only: any origin may read them (the dashboard can live elsewhere). */

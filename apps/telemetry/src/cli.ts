@@ -1,5 +1,4 @@
 #!/usr/bin/env node
-import { isMainThread } from 'node:worker_threads';
 import { serveUntilSignal } from '@svc/platform';
 import { configVariables, loadConfig } from './config/index.js';
 import { startTelemetry } from './main.js';
@@ -46,10 +45,7 @@ async function main(argv: string[]): Promise<void> {
   process.exit(2);
 }
 
-// In the bundle, the SQLite writer thread runs this same file (see ingest.worker.ts): it must not serve.
-if (isMainThread) {
-  main(process.argv.slice(2)).catch((err: unknown) => {
-    process.stderr.write(`svc-telemetry: failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
-    process.exit(1);
-  });
-}
+main(process.argv.slice(2)).catch((err: unknown) => {
+  process.stderr.write(`svc-telemetry: failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

@@ -11,7 +11,7 @@ import {
 } from './db/index.js';
 import type { IngestWriter } from './ingest/ingest.commands.js';
 import { createReaper } from './ingest/ingest.reaper.js';
-import { WorkerWriter } from './ingest/ingest.worker.js';
+import { JournalWriter } from './ingest/ingest.unit.js';
 import { BatchWriter } from './ingest/ingest.writer.js';
 import { telemetryVersion } from './version.js';
 
@@ -71,9 +71,10 @@ export async function startTelemetry(
 }
 
 /**
- * A file-backed SQLite database is written from a worker thread with its own connection, so commits (and
- * their fsyncs) never block the HTTP thread; this thread's connection only reads. PostgreSQL commits are
- * already asynchronous, and an in-memory database cannot be shared between threads: both write in-process.
+ * A file-backed SQLite database is written through the ingest journal (ingest.unit.ts): batches go into a
+ * transaction committed about once a second, and each is answered after a small journal append is fsync'd
+ * off-thread. PostgreSQL commits are already asynchronous and an in-memory database has nothing to make
+ * durable: both commit every batch (BatchWriter).
  */
 async function startWriter(
   config: TelemetryConfig,
@@ -82,5 +83,18 @@ async function startWriter(
   log: Logger,
 ): Promise<IngestWriter> {
   if (!db.sqlite || db.location === ':memory:') return new BatchWriter(runner);
-  return WorkerWriter.start({ dataDir: config.dataDir, durableWrites: config.durableWrites, log });
+  // A unit's changed pages stay in the page cache until it commits.
+  db.sqlite.pragma('cache_size = -65536');
+  const { writer, replayed } = await JournalWriter.open({
+    db: db.sqlite,
+    runner,
+    dataDir: config.dataDir,
+    durableWrites: config.durableWrites,
+    fatal: (err) => {
+      log.fatal({ err }, 'the ingest journal could not be written; stopping');
+      process.exit(1);
+    },
+  });
+  if (replayed > 0) log.warn({ writes: replayed }, 'applied answered writes an unclean stop left uncommitted');
+  return writer;
 }

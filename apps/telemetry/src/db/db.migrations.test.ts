@@ -5,7 +5,7 @@ import { dialects } from '../testing/dialects.js';
 import { migrations, openTelemetryDatabase, runnerFor, type TelemetryDb } from './index.js';
 
 /** Migration 2 reshapes the running totals: whatever migration 1's table counted must still be counted. */
-describe.each(dialects)('install totals migration on %s', (dialect) => {
+describe.each(dialects)('telemetry migrations on %s', (dialect) => {
   let db: TelemetryDb;
   let drop: () => Promise<void> = async () => undefined;
 
@@ -38,7 +38,7 @@ describe.each(dialects)('install totals migration on %s', (dialect) => {
         row,
       );
 
-    const result = await migrate(db.db as never, db.dialect, migrations);
+    const result = await migrate(db.db as never, db.dialect, migrations.slice(0, 2));
     expect(result.applied.map((m) => m.id)).toEqual([2]);
     const rows = await runner.all<Record<string, unknown>>(
       'select * from install_totals order by dim, grain, day, k1, k2',
@@ -59,5 +59,19 @@ describe.each(dialects)('install totals migration on %s', (dialect) => {
       { dim: 'os', grain: 'm', day: '2026-11', k1: 'debian', k2: '12', ...zero, n_aborted: 6 },
     ]);
     await expect(runner.all('select * from install_counts')).rejects.toThrow();
+  });
+
+  it('migration 3 starts the journal state at unit 0', async () => {
+    let databaseUrl: string | undefined;
+    if (dialect === 'postgres') {
+      const pg = await createTestDatabase(inject('pgUrl'));
+      databaseUrl = pg.url;
+      drop = pg.drop;
+    }
+    db = openTelemetryDatabase({ dataDir: ':memory:', databaseUrl, durableWrites: false });
+    const result = await migrate(db.db as never, db.dialect, migrations);
+    expect(result.applied.map((m) => m.id)).toEqual([1, 2, 3]);
+    const rows = await runnerFor(db).all<{ id: number; unit: number }>('select id, unit from journal_state');
+    expect(rows.map((r) => ({ id: Number(r.id), unit: Number(r.unit) }))).toEqual([{ id: 1, unit: 0 }]);
   });
 });

@@ -103,5 +103,19 @@ const m002InstallTotals: Migration = {
   },
 };
 
+/**
+ * The number of the last ingest unit committed (see ingest.journal.ts): the SQLite writer sets it in the same
+ * transaction as the unit's writes, so after a crash the journal's frames of later units, and only those, are
+ * applied again. One row. PostgreSQL commits every batch itself and leaves it at 0.
+ */
+const m003JournalState: Migration = {
+  id: 3,
+  name: 'journal-state',
+  async up(db) {
+    await sql`create table journal_state (id integer primary key, unit bigint not null)`.execute(db);
+    await sql`insert into journal_state (id, unit) values (1, 0)`.execute(db);
+  },
+};
+
 /** In order; append only. */
-export const migrations: readonly Migration[] = [m001Installs, m002InstallTotals];
+export const migrations: readonly Migration[] = [m001Installs, m002InstallTotals, m003JournalState];

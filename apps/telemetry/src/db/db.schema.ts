@@ -45,8 +45,15 @@ export interface OrphanUpdatesTable {
   n: number;
 }
 
+/** One row (id 1): the last ingest unit committed; see ingest.journal.ts. */
+export interface JournalStateTable {
+  id: number;
+  unit: number;
+}
+
 export interface TelemetryDatabase {
   installs: InstallsTable;
   install_totals: InstallTotalsTable;
   orphan_updates: OrphanUpdatesTable;
+  journal_state: JournalStateTable;
 }

@@ -53,6 +53,7 @@ function heldWriter(): IngestWriter & { submitted: Promise<void>; release(): voi
       return held.then(() => 'created') as never;
     },
     drained: () => held,
+    visible: () => Promise.resolve(),
     close: () => held,
   };
 }

@@ -35,6 +35,12 @@ export interface IngestWriter {
   submit<C extends WriteCommand>(cmd: C): Promise<ResultOf<C>>;
   /** Resolves when everything submitted so far is committed (shutdown, tests). */
   drained(): Promise<void>;
+  /**
+   * Resolves once every write answered so far is visible to the statistics. The SQLite journal writer keeps
+   * the running totals of its open transaction in memory until it commits; readers call this first, so a
+   * statistic always includes every report already acknowledged.
+   */
+  visible(): Promise<void>;
   /** Stops accepting work after the queue drains and releases the writer's resources. */
   close(): Promise<void>;
 }

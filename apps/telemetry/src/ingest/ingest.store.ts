@@ -56,6 +56,20 @@ export class CountDeltas {
     else this.records.set(id, { r, col, n: sign });
   }
 
+  /** Takes over `other`'s changes (a batch's, once its savepoint is released), leaving it empty. */
+  absorb(other: CountDeltas): void {
+    for (const [id, d] of other.records) {
+      const cur = this.records.get(id);
+      if (cur) cur.n += d.n;
+      else this.records.set(id, d);
+    }
+    other.records.clear();
+  }
+
+  get empty(): boolean {
+    return this.records.size === 0;
+  }
+
   async flush(tx: SqlTx): Promise<void> {
     const totals = new Map<string, { key: string[]; n: number[] }>();
     for (const { r, col, n } of this.records.values()) if (n !== 0) spread(totals, r, col, n);

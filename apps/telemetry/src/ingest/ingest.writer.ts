@@ -63,6 +63,11 @@ export class BatchWriter implements IngestWriter {
     return this.idle;
   }
 
+  /** Each batch is committed before it is answered. */
+  visible(): Promise<void> {
+    return Promise.resolve();
+  }
+
   /** The connection belongs to the caller, who closes it after this. */
   close(): Promise<void> {
     return this.drained();

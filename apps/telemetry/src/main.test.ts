@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMemoryLogger } from '@svc/platform';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../config/index.js';
-import { type RunningTelemetry, startTelemetry } from '../main.js';
-import { report, uuid } from '../testing/dialects.js';
+import { loadConfig } from './config/index.js';
+import { type RunningTelemetry, startTelemetry } from './main.js';
+import { report, uuid } from './testing/dialects.js';
 
-/** The real composition on a file database: writes go through the writer thread, reads through this one. */
-describe('SQLite writer thread', () => {
+/** The real composition on a file database: writes go through the journal writer, over HTTP. */
+describe('svc-telemetry on a SQLite file', () => {
   let dir: string;
   let running: RunningTelemetry | undefined;
 
@@ -30,7 +30,7 @@ describe('SQLite writer thread', () => {
     }));
 
   beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'telemetry-worker-'));
+    dir = mkdtempSync(join(tmpdir(), 'telemetry-main-'));
   });
   afterEach(async () => {
     await running?.close();
@@ -38,7 +38,7 @@ describe('SQLite writer thread', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('answers 201, 200, 409 and 404 from the writer thread; concurrent reports all committed once', async () => {
+  it('answers 201, 200, 409 and 404; concurrent reports stored once; statistics include every answered write', async () => {
     const url = await start();
     const answers = await Promise.all(
       Array.from({ length: 200 }, (_, i) => post(url, '/upload', report(i % 100, { nsapp: `app-${i % 3}` }))),
