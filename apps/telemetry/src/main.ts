@@ -85,6 +85,10 @@ async function startWriter(
   if (!db.sqlite || db.location === ':memory:') return new BatchWriter(runner);
   // A unit's changed pages stay in the page cache until it commits.
   db.sqlite.pragma('cache_size = -65536');
+  // Checkpoint when the WAL holds 64 MiB rather than 4 MiB: a unit rewrites most pages of the random-id index,
+  // so one checkpoint after several units copies each page once instead of once per unit. Measured over 40 s
+  // of load (the database growing to 500k records): 12.6k instead of 6.8k writes/s, commits p50 33 ms.
+  db.sqlite.pragma('wal_autocheckpoint = 16384');
   const { writer, replayed } = await JournalWriter.open({
     db: db.sqlite,
     runner,
