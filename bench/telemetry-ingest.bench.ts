@@ -1,7 +1,7 @@
 /**
- * POST /upload throughput of svc-telemetry with durable writes (SQLite WAL, synchronous=FULL, group commit:
- * the 201 is sent only after the fsync'd commit) against a bare node:http server that reads the body and
- * answers 201. Each server runs in its own child process; rounds alternate; the median ratio must be >= 0.5.
+ * POST /upload throughput of svc-telemetry with durable writes (SQLite; each 201 is sent only after the ingest
+ * journal holding its record was fsync'd, see docs/telemetry.md) against a bare node:http server that reads
+ * the body and answers 201. Each server runs in its own child process; rounds alternate; the median ratio must be >= 0.5.
  * svc-telemetry is the built binary (`npm install` builds it); BENCH_FROM_SOURCE=1 runs the TypeScript source
  * instead, to try a change without building.
  *

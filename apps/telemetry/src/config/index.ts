@@ -51,7 +51,7 @@ export const configVariables = [
   ['SVC_TELEMETRY_STALE_HOURS', '24', 'records in progress longer than this are marked unknown'],
   ['SVC_TELEMETRY_RETENTION_DAYS', '365', 'records older than this are deleted (0 = keep forever)'],
   ['SVC_TELEMETRY_REAPER_INTERVAL', '600', 'seconds between runs of the stale/retention job'],
-  ['SVC_TELEMETRY_DURABLE_WRITES', 'true', 'SQLite: fsync each (group) commit before answering'],
+  ['SVC_TELEMETRY_DURABLE_WRITES', 'true', 'SQLite: fsync the ingest journal before answering'],
   ['LOG_LEVEL', 'info', 'debug, info, warn or error'],
 ] as const;
 
