@@ -83,6 +83,21 @@ describe('svc-telemetry killed with SIGKILL under load', () => {
     expect(summary.total).toBeGreaterThanOrEqual(answered.size);
     expect(summary.total).toBeLessThanOrEqual(next);
     expect(records.total).toBe(summary.total);
+
+    // A second process on the same data directory would overwrite the journal: it refuses to start.
+    const third = spawn(process.execPath, [built], {
+      env: { PATH: process.env.PATH, SVC_TELEMETRY_DATA_DIR: dir, SVC_TELEMETRY_PORT: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.push(third);
+    let err = '';
+    third.stderr!.on('data', (d: Buffer) => {
+      err += d.toString();
+    });
+    const code = await new Promise((done) => third.once('exit', done));
+    expect(code).toBe(1);
+    expect(err).toContain(`Another svc-telemetry (pid ${second.child.pid}) is using this data directory`);
+
     second.child.kill('SIGTERM');
     await new Promise((done) => second.child.once('exit', done));
   });

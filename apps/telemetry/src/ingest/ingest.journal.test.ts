@@ -1,8 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { IngestJournal } from './ingest.journal.js';
+import { IngestJournal, lockJournal } from './ingest.journal.js';
 
 describe('ingest journal file', () => {
   let dir: string;
@@ -112,5 +113,34 @@ describe('ingest journal file', () => {
       { unit: 1, payload: '"bbbb"' },
     ]);
     again.close();
+  });
+
+  describe('lock', () => {
+    const lock = () => join(dir, 'telemetry.lock');
+
+    it('holds this process id until released', () => {
+      const release = lockJournal(lock());
+      expect(readFileSync(lock(), 'utf8').trim()).toBe(String(process.pid));
+      release();
+      expect(existsSync(lock())).toBe(false);
+    });
+
+    it('refuses while another live process holds it', () => {
+      writeFileSync(lock(), `${process.ppid}\n`);
+      expect(() => lockJournal(lock())).toThrow(
+        `Another svc-telemetry (pid ${process.ppid}) is using this data directory`,
+      );
+      expect(readFileSync(lock(), 'utf8').trim()).toBe(String(process.ppid));
+    });
+
+    it('takes over a lock whose process is gone, or that holds no process id', () => {
+      const gone = spawnSync(process.execPath, ['-e', '0']).pid!;
+      writeFileSync(lock(), `${gone}\n`);
+      lockJournal(lock())();
+      writeFileSync(lock(), 'garbage');
+      const release = lockJournal(lock());
+      expect(readFileSync(lock(), 'utf8').trim()).toBe(String(process.pid));
+      release();
+    });
   });
 });

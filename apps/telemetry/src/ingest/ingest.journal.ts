@@ -1,5 +1,17 @@
 import { createHash } from 'node:crypto';
-import { closeSync, constants, fdatasync, fdatasyncSync, fstatSync, openSync, readSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fdatasync,
+  fdatasyncSync,
+  fstatSync,
+  openSync,
+  readFileSync,
+  readSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 
 /**
  * The ingest journal: an append-only file of the writes applied to SQLite's open transaction but not yet
@@ -131,4 +143,38 @@ function checksum(unit: number, payload: Buffer): Buffer {
   const u = Buffer.allocUnsafe(8);
   u.writeDoubleLE(unit, 0);
   return createHash('sha256').update(u).update(payload).digest().subarray(0, 8);
+}
+
+/**
+ * Claims `path` (a lock file holding this process's id) for as long as one process writes the journal: a
+ * second svc-telemetry on the same data directory would overwrite the first one's journal. A lock left by a
+ * process that no longer runs (a crash, a kill) is taken over. Returns the function that releases it.
+ */
+export function lockJournal(path: string): () => void {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      writeFileSync(path, `${process.pid}\n`, { flag: 'wx', mode: 0o600 });
+      return () => rmSync(path, { force: true });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 0) throw err;
+    }
+    const holder = Number.parseInt(readFileSync(path, 'utf8'), 10);
+    if (Number.isInteger(holder) && holder !== process.pid && alive(holder))
+      throw new Error(
+        `Another svc-telemetry (pid ${holder}) is using this data directory (${path} exists). ` +
+          'Only one may run on a data directory; stop it, or delete the file if that process is not svc-telemetry.',
+      );
+    // Stale: its process is gone. Remove it and try once more, so that of two starting at once only one wins.
+    rmSync(path, { force: true });
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: the process exists but belongs to another user.
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { SqlRunner } from '../db/index.js';
 import { type IngestWriter, type ResultOf, runCommand, type WriteCommand } from './ingest.commands.js';
-import { IngestJournal } from './ingest.journal.js';
+import { IngestJournal, lockJournal } from './ingest.journal.js';
 import { CountDeltas } from './ingest.store.js';
 import { MAX_BATCH, type Settled } from './ingest.writer.js';
 
@@ -13,6 +13,7 @@ const UNIT_MAX_WRITES = 50_000;
 const UNIT_IDLE_MS = 50;
 
 export const JOURNAL_FILE = 'telemetry.journal';
+export const LOCK_FILE = 'telemetry.lock';
 
 /**
  * Writes to a file-backed SQLite database through an open transaction (a unit) and the ingest journal
@@ -51,6 +52,7 @@ export class JournalWriter implements IngestWriter {
     private readonly journal: IngestJournal,
     private readonly durable: boolean,
     private readonly fatal: (err: unknown) => void,
+    private readonly unlock: () => void,
   ) {}
 
   /**
@@ -64,12 +66,15 @@ export class JournalWriter implements IngestWriter {
     durableWrites: boolean;
     fatal: (err: unknown) => void;
   }): Promise<{ writer: JournalWriter; replayed: number }> {
-    const journal = IngestJournal.open(join(opts.dataDir, JOURNAL_FILE));
-    const writer = new JournalWriter(opts.db, opts.runner, journal, opts.durableWrites, opts.fatal);
+    const unlock = lockJournal(join(opts.dataDir, LOCK_FILE));
+    let journal: IngestJournal | undefined;
     try {
+      journal = IngestJournal.open(join(opts.dataDir, JOURNAL_FILE));
+      const writer = new JournalWriter(opts.db, opts.runner, journal, opts.durableWrites, opts.fatal, unlock);
       return { writer, replayed: await writer.recover() };
     } catch (err) {
-      journal.close();
+      journal?.close();
+      unlock();
       throw err;
     }
   }
@@ -109,6 +114,7 @@ export class JournalWriter implements IngestWriter {
     this.closing = true;
     await this.exclusive(() => this.commitUnit());
     this.journal.close();
+    this.unlock();
   }
 
   private get idle(): boolean {
