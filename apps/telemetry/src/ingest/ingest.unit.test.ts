@@ -28,12 +28,13 @@ const updateCmd = (n: number, status: string): WriteCommand => ({
 describe('journal writer (file SQLite)', () => {
   let dir: string;
   let handle: TelemetryDb | undefined;
-  let fatal: unknown[];
 
   async function open() {
     handle = openTelemetryDatabase({ dataDir: dir, databaseUrl: undefined, durableWrites: true });
     await migrateTelemetryDatabase(handle);
     const runner = runnerFor(handle);
+    // Per writer: one abandoned by a simulated crash may still fail later, on its closed connection.
+    const fatal: unknown[] = [];
     const opened = await JournalWriter.open({
       db: handle.sqlite!,
       runner,
@@ -42,7 +43,7 @@ describe('journal writer (file SQLite)', () => {
       fatal: (e) => fatal.push(e),
     });
     const stats = createStatsService(createStatsStore(runner));
-    return { ...opened, runner, stats };
+    return { ...opened, runner, stats, fatal };
   }
 
   /** What a crash leaves: the connection goes without committing, so SQLite drops the open transaction. */
@@ -53,7 +54,6 @@ describe('journal writer (file SQLite)', () => {
 
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'telemetry-unit-'));
-    fatal = [];
   });
   afterEach(async () => {
     await handle?.close();
@@ -126,7 +126,7 @@ describe('journal writer (file SQLite)', () => {
   });
 
   it('one failing write fails alone; its neighbours are answered and journaled', async () => {
-    const { writer } = await open();
+    const { writer, fatal } = await open();
     const broken = { kind: 'report', report: { random_id: uuid(5) }, now: NOW } as unknown as WriteCommand;
     const settled = await Promise.allSettled([
       writer.submit(reportCmd(4)),
@@ -141,6 +141,22 @@ describe('journal writer (file SQLite)', () => {
     expect(await reopened.stats.getSummary({})).toMatchObject({ total: 2 });
     await reopened.writer.close();
     expect(fatal).toEqual([]);
+  });
+
+  it('if SQLite drops the open transaction, the writer stops and the next start restores every answered write', async () => {
+    const { writer, fatal } = await open();
+    expect(await writer.submit(reportCmd(1))).toBe('created');
+    // What SQLite does itself on some disk-full or I/O errors: the answered report is gone from the database.
+    handle!.sqlite!.exec('ROLLBACK');
+    await expect(writer.submit(reportCmd(2))).rejects.toThrow(/rolled back the open transaction/);
+    expect(fatal).toHaveLength(1);
+    await expect(writer.submit(reportCmd(3))).rejects.toThrow(/rolled back/);
+    await crash();
+
+    const reopened = await open();
+    expect(reopened.replayed).toBe(1);
+    expect(await reopened.stats.getSummary({})).toMatchObject({ total: 1 });
+    await reopened.writer.close();
   });
 
   it('a clean close commits the unit and empties the journal', async () => {

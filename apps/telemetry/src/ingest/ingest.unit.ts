@@ -4,7 +4,7 @@ import type { SqlRunner } from '../db/index.js';
 import { type IngestWriter, type ResultOf, runCommand, type WriteCommand } from './ingest.commands.js';
 import { IngestJournal, lockJournal } from './ingest.journal.js';
 import { CountDeltas } from './ingest.store.js';
-import { MAX_BATCH, type Settled } from './ingest.writer.js';
+import { MAX_BATCH, type Settled, wholeOrEach } from './ingest.writer.js';
 
 /** How long one transaction (a unit) stays open at most, and for how many writes. */
 const UNIT_MAX_MS = 1000;
@@ -125,15 +125,19 @@ export class JournalWriter implements IngestWriter {
     this.drainScheduled = false;
     clearTimeout(this.idleTimer);
     this.idleTimer = undefined;
+    let batch: Pending[] = [];
     try {
       while (this.queue.length > 0) {
-        const batch = this.queue.splice(0, MAX_BATCH);
-        this.unsynced.push({ batch, settled: await this.exclusive(() => this.apply(batch)) });
+        batch = this.queue.splice(0, MAX_BATCH);
+        const settled = await this.exclusive(() => this.apply(batch));
+        this.unsynced.push({ batch, settled });
+        batch = [];
         if (this.unitDue) await this.exclusive(() => this.commitUnit());
         else if (this.durable) this.startSync();
         else this.answer(this.unsynced.splice(0));
       }
     } catch (err) {
+      for (const p of batch) p.reject(err);
       this.fail(err);
       return;
     }
@@ -149,30 +153,27 @@ export class JournalWriter implements IngestWriter {
       this.db.prepare('update journal_state set unit = ? where id = 1').run(id);
       this.unit = { id, opened: Date.now(), writes: 0 };
     }
-    const settled = await this.applyAll(batch.map((p) => p.cmd));
+    const settled = await wholeOrEach(
+      batch.map((p) => p.cmd),
+      (cmds) => this.savepoint(cmds),
+    );
+    // Some errors (disk full, I/O) make SQLite roll back the whole transaction, answered writes included:
+    // only a restart, which applies the journal again, can restore them.
+    if (!this.db.inTransaction) {
+      const cause = settled.find((s) => !s.ok);
+      throw new Error(
+        `SQLite rolled back the open transaction${cause && !cause.ok ? ` (${(cause.error as Error).message})` : ''}.`,
+      );
+    }
     const journaled = batch.filter((_, i) => settled[i]!.ok).map((p) => p.cmd);
     if (journaled.length > 0) this.journal.append(this.unit.id, JSON.stringify(journaled));
     this.unit.writes += journaled.length;
     return settled;
   }
 
-  /** One bad write must not fail its neighbours: if the batch fails, each write is tried alone. */
-  private async applyAll(cmds: WriteCommand[]): Promise<Settled[]> {
-    const whole = await this.savepoint(cmds);
-    if (whole.ok) return whole.values.map((value) => ({ ok: true, value }));
-    if (cmds.length === 1) return [{ ok: false, error: whole.error }];
-    const out: Settled[] = [];
-    for (const cmd of cmds) {
-      const one = await this.savepoint([cmd]);
-      out.push(one.ok ? { ok: true, value: one.values[0] } : { ok: false, error: one.error });
-    }
-    return out;
-  }
-
-  /** Runs `cmds` in a savepoint of the unit: all of them, or (after rolling back to it) none. */
-  private async savepoint(
-    cmds: WriteCommand[],
-  ): Promise<{ ok: true; values: unknown[] } | { ok: false; error: unknown }> {
+  /** Runs `cmds` in a savepoint of the unit: all of them, or (after rolling back to it, and throwing) none. */
+  private async savepoint(cmds: WriteCommand[]): Promise<unknown[]> {
+    if (!this.db.inTransaction) throw new Error('The open transaction is gone.');
     this.db.exec('SAVEPOINT batch');
     try {
       const deltas = new CountDeltas();
@@ -180,11 +181,13 @@ export class JournalWriter implements IngestWriter {
       for (const cmd of cmds) values.push(await runCommand(this.runner, deltas, cmd));
       this.db.exec('RELEASE batch');
       this.deltas.absorb(deltas);
-      return { ok: true, values };
+      return values;
     } catch (error) {
-      this.db.exec('ROLLBACK TO batch');
-      this.db.exec('RELEASE batch');
-      return { ok: false, error };
+      if (this.db.inTransaction) {
+        this.db.exec('ROLLBACK TO batch');
+        this.db.exec('RELEASE batch');
+      }
+      throw error;
     }
   }
 
@@ -252,14 +255,17 @@ export class JournalWriter implements IngestWriter {
 
   /** The journal or the database failed under a write: nothing unanswered can be answered any more. */
   private fail(err: unknown): void {
-    this.failure = err;
+    const first = this.failure === undefined;
+    this.failure ??= err;
+    clearTimeout(this.idleTimer);
+    this.idleTimer = undefined;
     const pending = [...(this.syncing ?? []), ...this.unsynced];
     this.syncing = undefined;
     this.unsynced = [];
     for (const { batch } of pending) for (const p of batch) p.reject(err);
     for (const p of this.queue.splice(0)) p.reject(err);
     this.notifyIdle();
-    this.fatal(err);
+    if (first) this.fatal(err);
   }
 
   /** Applies the journal's writes of a unit that never committed (an unclean stop); returns how many. */

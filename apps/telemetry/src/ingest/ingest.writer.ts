@@ -15,25 +15,31 @@ interface Pending {
 export const MAX_BATCH = 512;
 
 /**
- * Commits `ops` in one transaction (one fsync) with their running totals. One bad write must not fail its
- * neighbours: if the batch fails, each op is retried alone so only the culprit sees the error.
+ * Runs `items` in one attempt (all or nothing). One bad write must not fail its neighbours: if the attempt
+ * fails, each item is tried alone, so only the culprit sees the error.
  */
-export async function commitBatch(runner: SqlRunner, ops: WriteOp<unknown>[]): Promise<Settled[]> {
+export async function wholeOrEach<T>(items: T[], attempt: (items: T[]) => Promise<unknown[]>): Promise<Settled[]> {
   try {
-    const values = await runner.transaction(async (tx) => {
-      const deltas = new CountDeltas();
-      const out: unknown[] = [];
-      for (const op of ops) out.push(await op(tx, deltas));
-      await deltas.flush(tx);
-      return out;
-    });
-    return values.map((value) => ({ ok: true, value }));
+    return (await attempt(items)).map((value) => ({ ok: true, value }));
   } catch (error) {
-    if (ops.length === 1) return [{ ok: false, error }];
+    if (items.length === 1) return [{ ok: false, error }];
     const out: Settled[] = [];
-    for (const op of ops) out.push(...(await commitBatch(runner, [op])));
+    for (const item of items) out.push(...(await wholeOrEach([item], attempt)));
     return out;
   }
+}
+
+/** Commits `ops` in one transaction (one fsync) with their running totals. */
+export function commitBatch(runner: SqlRunner, ops: WriteOp<unknown>[]): Promise<Settled[]> {
+  return wholeOrEach(ops, (some) =>
+    runner.transaction(async (tx) => {
+      const deltas = new CountDeltas();
+      const out: unknown[] = [];
+      for (const op of some) out.push(await op(tx, deltas));
+      await deltas.flush(tx);
+      return out;
+    }),
+  );
 }
 
 /**
