@@ -106,6 +106,21 @@ describe('journal writer (file SQLite)', () => {
     await third.writer.close();
   });
 
+  it("replays the reaper's writes too: stale installs stay unknown after a crash", async () => {
+    let { writer } = await open();
+    await writer.submit(reportCmd(1));
+    await writer.submit(reportCmd(2));
+    await writer.submit(updateCmd(2, 'success'));
+    expect(await writer.submit({ kind: 'reap', cutoff: NOW + 10, now: NOW + 20, limit: 100 })).toBe(1);
+    await writer.drained();
+    await crash();
+    const reopened = await open();
+    writer = reopened.writer;
+    expect(reopened.replayed).toBe(4);
+    expect(await reopened.stats.getSummary({})).toMatchObject({ total: 2, success: 1, unknown: 1, inProgress: 0 });
+    await writer.close();
+  });
+
   it('skips journal frames of a unit that already committed (a crash between commit and emptying the file)', async () => {
     const { writer } = await open();
     await writer.submit(reportCmd(1));
