@@ -14,14 +14,19 @@ describe.each(dialects)('telemetry migrations on %s', (dialect) => {
     await drop();
   });
 
-  it('carries every per-status row of install_counts into one row per key, then drops the old table', async () => {
+  /** An empty database of this dialect, not yet migrated. */
+  async function openEmpty(): Promise<TelemetryDb> {
     let databaseUrl: string | undefined;
     if (dialect === 'postgres') {
       const pg = await createTestDatabase(inject('pgUrl'));
       databaseUrl = pg.url;
       drop = pg.drop;
     }
-    db = openTelemetryDatabase({ dataDir: ':memory:', databaseUrl, durableWrites: false });
+    return openTelemetryDatabase({ dataDir: ':memory:', databaseUrl, durableWrites: false });
+  }
+
+  it('carries every per-status row of install_counts into one row per key, then drops the old table', async () => {
+    db = await openEmpty();
     await migrate(db.db as never, db.dialect, migrations.slice(0, 1));
     const runner = runnerFor(db);
     const old: [string, string, string, string, string, string, number][] = [
@@ -62,13 +67,7 @@ describe.each(dialects)('telemetry migrations on %s', (dialect) => {
   });
 
   it('migration 3 starts the journal state at unit 0', async () => {
-    let databaseUrl: string | undefined;
-    if (dialect === 'postgres') {
-      const pg = await createTestDatabase(inject('pgUrl'));
-      databaseUrl = pg.url;
-      drop = pg.drop;
-    }
-    db = openTelemetryDatabase({ dataDir: ':memory:', databaseUrl, durableWrites: false });
+    db = await openEmpty();
     const result = await migrate(db.db as never, db.dialect, migrations);
     expect(result.applied.map((m) => m.id)).toEqual([1, 2, 3]);
     const rows = await runnerFor(db).all<{ id: number; unit: number }>('select id, unit from journal_state');
