@@ -95,7 +95,10 @@ async function startWriter(
     dataDir: config.dataDir,
     durableWrites: config.durableWrites,
     fatal: (err) => {
-      log.fatal({ err }, 'the ingest journal could not be written; stopping');
+      log.fatal(
+        { err },
+        'a write to the database or the ingest journal failed; stopping (the next start applies the journal)',
+      );
       process.exit(1);
     },
   });
