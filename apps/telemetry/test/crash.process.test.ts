@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { report } from '../src/testing/dialects.js';
 
 const built = new URL('../dist/cli.js', import.meta.url).pathname;
 
@@ -32,8 +33,7 @@ function start(dataDir: string): Promise<{ child: ChildProcess; url: string; log
   });
 }
 
-const id = (n: number) => `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
-const report = (n: number) => ({ type: 'lxc', nsapp: `app-${n % 7}`, os_type: 'debian', random_id: id(n) });
+const reportOf = (n: number) => report(n, { nsapp: `app-${n % 7}` });
 
 describe('svc-telemetry killed with SIGKILL under load', () => {
   const dir = mkdtempSync(join(tmpdir(), 'telemetry-crash-'));
@@ -55,7 +55,7 @@ describe('svc-telemetry killed with SIGKILL under load', () => {
       while (!killed) {
         const n = next++;
         try {
-          const res = await fetch(`${first.url}/upload`, { method: 'POST', body: JSON.stringify(report(n)) });
+          const res = await fetch(`${first.url}/upload`, { method: 'POST', body: JSON.stringify(reportOf(n)) });
           if (res.status === 201) answered.add(n);
         } catch {
           return; // the connection died with the process: this report was never answered
@@ -74,7 +74,7 @@ describe('svc-telemetry killed with SIGKILL under load', () => {
     children.push(second.child);
     // Every answered report is stored: sending it again finds it.
     for (const n of answered) {
-      const res = await fetch(`${second.url}/upload`, { method: 'POST', body: JSON.stringify(report(n)) });
+      const res = await fetch(`${second.url}/upload`, { method: 'POST', body: JSON.stringify(reportOf(n)) });
       expect(res.status, `report ${n} was answered 201 before the kill`).toBe(200);
     }
     const summary = (await (await fetch(`${second.url}/api/stats/summary`)).json()) as { total: number };

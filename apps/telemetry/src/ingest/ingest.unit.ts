@@ -150,7 +150,7 @@ export class JournalWriter implements IngestWriter {
     if (!this.unit) {
       this.db.exec('BEGIN IMMEDIATE');
       const id = this.lastUnit + 1;
-      this.db.prepare('update journal_state set unit = ? where id = 1').run(id);
+      this.recordUnit(id);
       this.unit = { id, opened: Date.now(), writes: 0 };
     }
     const settled = await wholeOrEach(
@@ -268,6 +268,11 @@ export class JournalWriter implements IngestWriter {
     if (first) this.fatal(err);
   }
 
+  /** Stores, inside the open transaction, the number of the unit it is: committed together with its writes. */
+  private recordUnit(id: number): void {
+    this.db.prepare('update journal_state set unit = ? where id = 1').run(id);
+  }
+
   /** Applies the journal's writes of a unit that never committed (an unclean stop); returns how many. */
   private async recover(): Promise<number> {
     const row = this.db.prepare('select unit from journal_state where id = 1').get() as { unit: number } | undefined;
@@ -286,7 +291,7 @@ export class JournalWriter implements IngestWriter {
           }
           await deltas.flush(this.runner);
         }
-        this.db.prepare('update journal_state set unit = ? where id = 1').run(unit);
+        this.recordUnit(unit);
         this.db.exec('COMMIT');
       } catch (err) {
         if (this.db.inTransaction) this.db.exec('ROLLBACK');
